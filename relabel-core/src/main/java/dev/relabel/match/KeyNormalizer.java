@@ -1,0 +1,95 @@
+package dev.relabel.match;
+
+import dev.relabel.spec.PathAlias;
+import java.util.List;
+
+/**
+ * Turns a requested path into the key libselinux matches: runs of '/' become one, one trailing '/'
+ * goes (but "/" stays), then the {@code .subs} aliases and, on their result, the
+ * {@code .subs_dist} aliases are applied. In each list the last line wins, as libselinux builds
+ * each list by prepending.
+ */
+final class KeyNormalizer {
+  private final PathAlias[] local;
+  private final PathAlias[] dist;
+
+  KeyNormalizer(List<PathAlias> local, List<PathAlias> dist) {
+    this.local = reversed(local);
+    this.dist = reversed(dist);
+  }
+
+  private static PathAlias[] reversed(List<PathAlias> aliases) {
+    PathAlias[] result = new PathAlias[aliases.size()];
+    for (int i = 0; i < result.length; i++) {
+      result[i] = aliases.get(aliases.size() - 1 - i);
+    }
+    return result;
+  }
+
+  /** Whether there are any aliases at all. */
+  boolean hasAliases() {
+    return local.length + dist.length > 0;
+  }
+
+  /** The key for {@code path} (one char per byte); {@code path} must not be empty. */
+  String key(String path) {
+    return alias(clean(path));
+  }
+
+  /** Collapses doubled slashes and drops one trailing slash. */
+  static String clean(String path) {
+    String key = path;
+    if (key.contains("//")) {
+      StringBuilder b = new StringBuilder(key.length());
+      for (int i = 0; i < key.length(); i++) {
+        char c = key.charAt(i);
+        if (c != '/' || b.length() == 0 || b.charAt(b.length() - 1) != '/') {
+          b.append(c);
+        }
+      }
+      key = b.toString();
+    }
+    if (key.length() > 1 && key.charAt(key.length() - 1) == '/') {
+      key = key.substring(0, key.length() - 1);
+    }
+    return key;
+  }
+
+  /** Applies the aliases to a clean key. */
+  String alias(String key) {
+    String aliased = substitute(local, key);
+    if (aliased != null) {
+      String again = substitute(dist, aliased);
+      return again != null ? again : aliased;
+    }
+    aliased = substitute(dist, key);
+    return aliased != null ? aliased : key;
+  }
+
+  private static String substitute(PathAlias[] aliases, String key) {
+    for (PathAlias alias : aliases) {
+      String src = alias.alias();
+      if (key.startsWith(src) && (key.length() == src.length() || key.charAt(src.length()) == '/')) {
+        int cut = key.length() > src.length() && alias.target().equals("/") ? src.length() + 1 : src.length();
+        return alias.target() + key.substring(cut);
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code name}, as the last component of a key, is the last component of some alias. Only
+   * then can a child's key be aliased differently from its parent directory's key.
+   */
+  boolean mayAliasChild(String name) {
+    for (PathAlias[] list : new PathAlias[][] {local, dist}) {
+      for (PathAlias alias : list) {
+        String src = alias.alias();
+        if (src.endsWith(name) && src.length() > name.length() && src.charAt(src.length() - name.length() - 1) == '/') {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}

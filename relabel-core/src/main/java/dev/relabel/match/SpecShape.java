@@ -1,0 +1,159 @@
+package dev.relabel.match;
+
+/**
+ * What can be read off a spec's expression without running it, by libselinux's own rules
+ * ({@code label_file.h}) and by PCRE2's syntax.
+ */
+final class SpecShape {
+  private static final String META = ".^$?*+|[({";
+
+  private SpecShape() {}
+
+  /**
+   * libselinux's {@code spec_hasMetaChars}: specs without these characters (a backslash skips the
+   * character after it) are "exact" and are tried before every expression.
+   */
+  static boolean hasMetaChars(String regex) {
+    for (int i = 0; i < regex.length(); i++) {
+      char c = regex.charAt(i);
+      if (META.indexOf(c) >= 0) {
+        return true;
+      }
+      if (c == '\\') {
+        i++;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * libselinux's {@code get_stem_from_spec}: the text before the first '/' after position 0, when it
+   * holds no meta character; null when the spec has no stem. A spec with a stem only applies to keys
+   * whose own stem (the same cut of the key) is equal.
+   */
+  static String stem(String regex) {
+    int slash = regex.indexOf('/', Math.min(1, regex.length()));
+    if (slash < 0) {
+      return null;
+    }
+    for (int i = 0; i < slash; i++) {
+      if (META.indexOf(regex.charAt(i)) >= 0) {
+        return null;
+      }
+    }
+    return regex.substring(0, slash);
+  }
+
+  /** libselinux's {@code get_stem_from_file_name} for a key: null when it has no second '/'. */
+  static String keyStem(String key) {
+    int slash = key.indexOf('/', Math.min(1, key.length()));
+    return slash < 0 ? null : key.substring(0, slash);
+  }
+
+  /** Whether the expression is a plain string that matches only itself (and itself plus "\n"). */
+  static boolean isPlainLiteral(String regex) {
+    for (int i = 0; i < regex.length(); i++) {
+      char c = regex.charAt(i);
+      if (META.indexOf(c) >= 0 || c == '\\' || c == ')') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * A string every key the spec matches must start with. It is the longest run of literal
+   * characters at the start of the expression, less a last character a quantifier may remove, and
+   * at least the stem and the '/' after it, which the stem rule demands of every key. An
+   * alternation at the top level can match elsewhere, so it leaves only the stem.
+   */
+  static String requiredPrefix(String regex) {
+    String stem = stem(regex);
+    String fromStem = stem == null ? "" : stem + "/";
+    if (hasTopLevelAlternation(regex)) {
+      return fromStem;
+    }
+    StringBuilder literal = new StringBuilder();
+    int i = 0;
+    int n = regex.length();
+    while (i < n) {
+      char c = regex.charAt(i);
+      if (META.indexOf(c) >= 0) {
+        break;
+      }
+      if (c == '\\') {
+        if (i + 1 >= n) {
+          break;
+        }
+        char next = regex.charAt(i + 1);
+        if ((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z')) {
+          break;
+        }
+        literal.append(next);
+        i += 2;
+        continue;
+      }
+      literal.append(c);
+      i++;
+    }
+    if (i < n && literal.length() > 0 && "?*{+".indexOf(regex.charAt(i)) >= 0) {
+      literal.setLength(literal.length() - 1);
+    }
+    return literal.length() > fromStem.length() ? literal.toString() : fromStem;
+  }
+
+  /** Whether a '|' stands outside every group and class (libselinux anchors with "^" + RE + "$"). */
+  static boolean hasTopLevelAlternation(String regex) {
+    int depth = 0;
+    int n = regex.length();
+    for (int i = 0; i < n; i++) {
+      char c = regex.charAt(i);
+      switch (c) {
+        case '\\' -> {
+          if (i + 1 < n && regex.charAt(i + 1) == 'Q') {
+            int end = regex.indexOf("\\E", i + 2);
+            i = end < 0 ? n : end + 1;
+          } else {
+            i++;
+          }
+        }
+        case '(' -> depth++;
+        case ')' -> depth = Math.max(0, depth - 1);
+        case '|' -> {
+          if (depth == 0) {
+            return true;
+          }
+        }
+        case '[' -> i = endOfClass(regex, i);
+        default -> {}
+      }
+    }
+    return false;
+  }
+
+  /** The index of the ']' closing the class opened at {@code open} (PCRE2 rules), or the end. */
+  private static int endOfClass(String regex, int open) {
+    int n = regex.length();
+    int i = open + 1;
+    if (i < n && regex.charAt(i) == '^') {
+      i++;
+    }
+    if (i < n && regex.charAt(i) == ']') {
+      i++;
+    }
+    for (; i < n; i++) {
+      char c = regex.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '[' && i + 1 < n && regex.charAt(i + 1) == ':') {
+        int end = regex.indexOf(":]", i + 2);
+        if (end >= 0) {
+          i = end + 1;
+        }
+      } else if (c == ']') {
+        return i;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,158 @@
+package dev.relabel.spec;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Loads a policy's file contexts the way libselinux's file backend does: {@code FILE}, then
+ * {@code FILE.homedirs} and {@code FILE.local} when they exist, and the aliases of
+ * {@code FILE.subs_dist} and {@code FILE.subs}. Either everything loads, or a
+ * {@link PolicyException} lists every problem with its file and line.
+ */
+public final class PolicyLoader {
+  /** Where libselinux looks for its configuration, relative to the root. */
+  public static final String SELINUX_CONFIG = "etc/selinux/config";
+  /** The policy type libselinux assumes when the configuration names none. */
+  public static final String DEFAULT_POLICY_TYPE = "targeted";
+
+  private final boolean checkDuplicates;
+
+  private PolicyLoader(boolean checkDuplicates) {
+    this.checkDuplicates = checkDuplicates;
+  }
+
+  /** A loader that accepts duplicate specs, as {@code selabel_open} without validation does. */
+  public static PolicyLoader lenient() {
+    return new PolicyLoader(false);
+  }
+
+  /**
+   * A loader that also rejects duplicate specs in the base file, as {@code setfiles} (libselinux
+   * with {@code SELABEL_OPT_VALIDATE}) does.
+   */
+  public static PolicyLoader validating() {
+    return new PolicyLoader(true);
+  }
+
+  /** Loads {@code fileContexts} and the files libselinux loads beside it. */
+  public Policy load(Path fileContexts) throws PolicyException {
+    List<PolicyError> errors = new ArrayList<>();
+    List<Spec> specs = new ArrayList<>();
+    byte[] base = read(fileContexts, true, errors);
+    if (base != null) {
+      List<Spec> baseSpecs = SpecParser.parse(fileContexts, base, Origin.BASE, errors);
+      if (checkDuplicates) {
+        findDuplicates(baseSpecs, errors);
+      }
+      specs.addAll(baseSpecs);
+    }
+    for (Origin origin : List.of(Origin.HOMEDIRS, Origin.LOCAL)) {
+      Path file = sibling(fileContexts, origin.suffix());
+      byte[] content = read(file, false, errors);
+      if (content != null) {
+        specs.addAll(SpecParser.parse(file, content, origin, errors));
+      }
+    }
+    List<PathAlias> local = aliases(sibling(fileContexts, ".subs"), errors);
+    List<PathAlias> dist = aliases(sibling(fileContexts, ".subs_dist"), errors);
+    if (!errors.isEmpty()) {
+      throw new PolicyException(errors);
+    }
+    return new Policy(fileContexts, specs, local, dist);
+  }
+
+  /**
+   * The system's {@code file_contexts} under {@code root}, found as libselinux finds it: the
+   * {@code SELINUXTYPE=} of {@code ROOT/etc/selinux/config} (default {@value #DEFAULT_POLICY_TYPE}),
+   * then {@code ROOT/etc/selinux/TYPE/contexts/files/file_contexts}.
+   */
+  public static Path systemFileContexts(Path root) throws PolicyException {
+    Path config = root.resolve(SELINUX_CONFIG);
+    String type = DEFAULT_POLICY_TYPE;
+    try {
+      for (String line : Files.readAllLines(config, StandardCharsets.ISO_8859_1)) {
+        String trimmed = line.stripLeading();
+        if (trimmed.regionMatches(true, 0, "SELINUXTYPE=", 0, "SELINUXTYPE=".length())) {
+          type = trimmed.substring("SELINUXTYPE=".length()).stripTrailing();
+        }
+      }
+    } catch (NoSuchFileException e) {
+      throw new PolicyException(new PolicyError(config, 0,
+          "no SELinux configuration: is a policy installed (for example selinux-policy-default)?"));
+    } catch (IOException e) {
+      throw new PolicyException(new PolicyError(config, 0, describe(e)));
+    }
+    if (type.isEmpty() || type.contains("/")) {
+      throw new PolicyException(new PolicyError(config, 0, "invalid SELINUXTYPE '" + type + "'"));
+    }
+    return root.resolve("etc/selinux").resolve(type).resolve("contexts/files/file_contexts");
+  }
+
+  private static Path sibling(Path file, String suffix) {
+    return file.resolveSibling(file.getFileName() + suffix);
+  }
+
+  private static byte[] read(Path file, boolean required, List<PolicyError> errors) {
+    try {
+      return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      if (required) {
+        errors.add(new PolicyError(file, 0, "No such file or directory"));
+      }
+      return null;
+    } catch (IOException e) {
+      errors.add(new PolicyError(file, 0, describe(e)));
+      return null;
+    }
+  }
+
+  private static String describe(IOException e) {
+    String message = e.getMessage();
+    return e.getClass().getSimpleName().replace("Exception", "").toLowerCase(Locale.ROOT)
+        + (message == null ? "" : ": " + message);
+  }
+
+  /**
+   * libselinux's {@code nodups_specs}: two specs with the same expression whose types can apply to
+   * the same file are an error, whether or not their contexts differ.
+   */
+  private static void findDuplicates(List<Spec> specs, List<PolicyError> errors) {
+    java.util.Map<String, List<Spec>> byRegex = new java.util.HashMap<>();
+    for (Spec spec : specs) {
+      List<Spec> earlier = byRegex.computeIfAbsent(spec.regex(), k -> new ArrayList<>());
+      for (Spec previous : earlier) {
+        if (previous.fileType().admits(spec.fileType())) {
+          String message = previous.context().equals(spec.context())
+              ? "Multiple same specifications for " + spec.regex() + " (first at line " + previous.line() + ")"
+              : "Multiple different specifications for " + spec.regex() + " (" + spec.context() + " and "
+                  + previous.context() + "; first at line " + previous.line() + ")";
+          errors.add(new PolicyError(spec.file(), spec.line(), message));
+        }
+      }
+      earlier.add(spec);
+    }
+  }
+
+  /** {@code .subs}/{@code .subs_dist}: {@code ALIAS TARGET} per line, as {@code selabel_subs_init} reads it. */
+  private static List<PathAlias> aliases(Path file, List<PolicyError> errors) {
+    byte[] content = read(file, false, errors);
+    List<PathAlias> aliases = new ArrayList<>();
+    if (content == null) {
+      return aliases;
+    }
+    for (String line : new String(content, StandardCharsets.ISO_8859_1).split("\n", -1)) {
+      String[] fields = line.strip().split("[ \t\u000b\f\r]+");
+      if (fields.length < 2 || fields[0].isEmpty() || fields[0].startsWith("#")) {
+        continue;
+      }
+      aliases.add(new PathAlias(fields[0], fields[1]));
+    }
+    return aliases;
+  }
+}
