@@ -5,47 +5,136 @@ import dev.relabel.regex.PcreSyntaxException;
 import dev.relabel.spec.FileType;
 import dev.relabel.spec.Spec;
 
-/** One spec, ready to test against keys; {@code rank} is its place in libselinux's search order. */
+/**
+ * One spec, ready to test against keys; {@code rank} is its place in libselinux's search order.
+ *
+ * <p>Most policy lines are a literal head followed by one of a few tails ({@code (/.*)?},
+ * {@code .*}, ...). With PCRE2_DOTALL and the "$" that also accepts one final newline, those are
+ * decided by string comparisons alone, and the expression never runs. Every other spec runs its
+ * expression, but only after cheap necessary conditions (literal runs it must contain, the
+ * literal it must end with) have held.
+ */
 final class CompiledSpec {
+  /** How a spec is decided, given that the key starts with its literal head. */
+  enum Shape {
+    /** {@code HEAD}: the rest of the key is empty or one "\n". */
+    EXACT,
+    /** {@code HEAD(/.*)?}: the rest is empty, one "\n", or starts with '/'. */
+    SUBTREE,
+    /** {@code HEAD.*}: any rest. */
+    ANY_REST,
+    /** {@code HEAD.+}: a non-empty rest. */
+    SOME_REST,
+    /** {@code HEAD/.*}: a rest that starts with '/'. */
+    SLASH_REST,
+    /** Anything else: run the expression. */
+    EXPRESSION
+  }
+
   final int rank;
   final Spec spec;
   final FileType fileType;
   /** Every key this spec matches starts with this. */
   final String requiredPrefix;
-  /** The spec's text when it matches only itself; null when the expression must run. */
-  private final String literal;
+  private final Shape shape;
+  /** The unescaped literal head, for every shape but EXPRESSION. */
+  private final String head;
+  /**
+   * The spec's stem plus '/', when the required prefix does not already imply it (a stem that holds
+   * a backslash is compared as written, as libselinux compares it); null otherwise.
+   */
+  private final String separateStem;
+  /** Literal runs every key this spec matches holds, in order (EXPRESSION only). */
+  private final String[] requiredRuns;
+  /** Every key this spec matches ends with this, or with this and one "\n" (EXPRESSION only). */
+  private final String requiredSuffix;
   private final PcrePattern pattern;
 
   CompiledSpec(int rank, Spec spec) {
     this.rank = rank;
     this.spec = spec;
     this.fileType = spec.fileType();
-    this.requiredPrefix = SpecShape.requiredPrefix(spec.regex());
-    if (SpecShape.isPlainLiteral(spec.regex())) {
-      this.literal = spec.regex();
-      this.pattern = null;
+    String regex = spec.regex();
+    this.requiredPrefix = SpecShape.requiredPrefix(regex);
+    String stem = SpecShape.stem(regex);
+    this.separateStem = stem != null && !requiredPrefix.startsWith(stem + "/") ? stem + "/" : null;
+    SpecShape.Head parsed = SpecShape.head(regex);
+    Shape found = parsed == null ? Shape.EXPRESSION : switch (parsed.tail()) {
+      case "" -> Shape.EXACT;
+      case "(/.*)?" -> Shape.SUBTREE;
+      case ".*" -> Shape.ANY_REST;
+      case ".+" -> Shape.SOME_REST;
+      case "/.*" -> Shape.SLASH_REST;
+      default -> Shape.EXPRESSION;
+    };
+    this.shape = found;
+    this.head = found == Shape.EXPRESSION ? null : parsed.literal();
+    if (found == Shape.EXPRESSION) {
+      SpecShape.Literals literals = SpecShape.requiredLiterals(regex);
+      this.requiredRuns = literals.runs().toArray(new String[0]);
+      this.requiredSuffix = literals.suffix();
     } else {
-      this.literal = null;
-      try {
-        this.pattern = PcrePattern.compile("^" + spec.regex() + "$");
-      } catch (PcreSyntaxException e) {
-        // The loader has already compiled every expression; a Policy built by hand may not have.
-        throw new IllegalArgumentException(spec.location() + ": invalid regex " + spec.regex() + ": " + e.getMessage(), e);
-      }
+      this.requiredRuns = new String[0];
+      this.requiredSuffix = "";
+    }
+    try {
+      // Compiled for every shape: it is the reference the shortcuts are tested against.
+      this.pattern = PcrePattern.compile("^" + regex + "$");
+    } catch (PcreSyntaxException e) {
+      // The loader has already compiled every expression; a Policy built by hand may not have.
+      throw new IllegalArgumentException(spec.location() + ": invalid regex " + regex + ": " + e.getMessage(), e);
     }
   }
 
-  /**
-   * Whether the spec matches {@code key}, which starts with {@link #requiredPrefix} (and so has
-   * the spec's stem, when it has one).
-   */
+  Shape shape() {
+    return shape;
+  }
+
+  /** Whether the spec matches {@code key}, which starts with {@link #requiredPrefix}. */
   boolean matches(String key) {
-    if (literal != null) {
-      // "^LIT$": '$' also matches before a final newline.
-      int extra = key.length() - literal.length();
-      return (extra == 0 || (extra == 1 && key.charAt(key.length() - 1) == '\n')) && key.startsWith(literal);
+    if (separateStem != null && !key.startsWith(separateStem)) {
+      return false;
     }
-    return pattern.find(key);
+    if (shape == Shape.EXPRESSION) {
+      return hasRequiredLiterals(key) && pattern.find(key);
+    }
+    if (!key.startsWith(head)) {
+      return false;
+    }
+    int rest = key.length() - head.length();
+    return switch (shape) {
+      case EXACT -> rest == 0 || (rest == 1 && key.charAt(head.length()) == '\n');
+      case SUBTREE -> rest == 0 || key.charAt(head.length()) == '/' || (rest == 1 && key.charAt(head.length()) == '\n');
+      case ANY_REST -> true;
+      case SOME_REST -> rest > 0;
+      case SLASH_REST -> rest > 0 && key.charAt(head.length()) == '/';
+      case EXPRESSION -> throw new AssertionError();
+    };
+  }
+
+  /** What the expression itself answers; the shortcuts must always agree with it. */
+  boolean matchesByExpression(String key) {
+    return (separateStem == null || key.startsWith(separateStem)) && pattern.find(key);
+  }
+
+  /** A cheap necessary condition, checked before running the expression. */
+  private boolean hasRequiredLiterals(String key) {
+    String suffix = requiredSuffix;
+    if (!suffix.isEmpty() && !key.endsWith(suffix)) {
+      int end = key.length() - 1;
+      if (end < suffix.length() || key.charAt(end) != '\n' || !key.startsWith(suffix, end - suffix.length())) {
+        return false;
+      }
+    }
+    int from = 0;
+    for (String run : requiredRuns) {
+      int at = key.indexOf(run, from);
+      if (at < 0) {
+        return false;
+      }
+      from = at + run.length();
+    }
+    return true;
   }
 
   /**
@@ -53,8 +142,8 @@ final class CompiledSpec {
    * failed on {@code keyPrefix} without reading to its end.
    */
   boolean mayMatchExtensionOf(String keyPrefix) {
-    if (literal != null) {
-      return literal.startsWith(keyPrefix);
+    if (separateStem != null && !keyPrefix.startsWith(separateStem) && !separateStem.startsWith(keyPrefix)) {
+      return false;
     }
     java.util.regex.Matcher m = pattern.matcher(keyPrefix);
     return m.find() || m.hitEnd();

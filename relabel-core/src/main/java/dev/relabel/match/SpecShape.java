@@ -1,5 +1,8 @@
 package dev.relabel.match;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * What can be read off a spec's expression without running it, by libselinux's own rules
  * ({@code label_file.h}) and by PCRE2's syntax.
@@ -62,6 +65,43 @@ final class SpecShape {
   }
 
   /**
+   * An expression read as a literal head and a tail: the head is the longest run of literal
+   * characters from the start (a backslash before a non-alphanumeric character quotes it), the
+   * tail is the rest, as written. Null when a quantifier follows the head (it would apply to the
+   * head's last character).
+   *
+   * @param literal the head, unescaped
+   * @param tail the rest of the expression
+   */
+  record Head(String literal, String tail) {}
+
+  static Head head(String regex) {
+    StringBuilder literal = new StringBuilder();
+    int i = 0;
+    int n = regex.length();
+    while (i < n) {
+      char c = regex.charAt(i);
+      if (META.indexOf(c) >= 0 || c == ')' || c == '{' || c == '}' || c == ']') {
+        break;
+      }
+      if (c == '\\') {
+        if (i + 1 >= n || Character.isLetterOrDigit(regex.charAt(i + 1))) {
+          break;
+        }
+        literal.append(regex.charAt(i + 1));
+        i += 2;
+        continue;
+      }
+      literal.append(c);
+      i++;
+    }
+    if (i < n && "?*+{".indexOf(regex.charAt(i)) >= 0) {
+      return null;
+    }
+    return new Head(literal.toString(), regex.substring(i));
+  }
+
+  /**
    * A string every key the spec matches must start with. It is the longest run of literal
    * characters at the start of the expression, less a last character a quantifier may remove, and
    * at least the stem and the '/' after it, which the stem rule demands of every key. An
@@ -100,6 +140,123 @@ final class SpecShape {
       literal.setLength(literal.length() - 1);
     }
     return literal.length() > fromStem.length() ? literal.toString() : fromStem;
+  }
+
+  /**
+   * What a key must hold for the spec to match, read off the expression's top level (libselinux
+   * wraps it as "^" + RE + "$", so without a top-level alternation every top-level literal run is
+   * mandatory, in order).
+   *
+   * @param runs the mandatory literal runs, in the order they must appear, without overlapping
+   * @param suffix the run that closes the expression: the key ends with it, or with it and the one
+   *     "\n" that "$" also accepts; empty when the expression does not end with a literal
+   */
+  record Literals(List<String> runs, String suffix) {
+    static final Literals NONE = new Literals(List.of(), "");
+  }
+
+  /**
+   * The mandatory literals of an expression; {@link Literals#NONE} when it is beyond this simple
+   * reading (top-level alternation, option settings, quoting, escapes other than character types).
+   */
+  static Literals requiredLiterals(String regex) {
+    if (hasTopLevelAlternation(regex) || regex.contains("(?") || regex.contains("\\Q")) {
+      return Literals.NONE;
+    }
+    List<String> runs = new ArrayList<>();
+    StringBuilder run = new StringBuilder();
+    int n = regex.length();
+    int i = 0;
+    while (i < n) {
+      char c = regex.charAt(i);
+      if (c == '\\') {
+        if (i + 1 >= n) {
+          return Literals.NONE;
+        }
+        char next = regex.charAt(i + 1);
+        if ("dDsSwWhHvV".indexOf(next) >= 0) {
+          endRun(run, runs);
+        } else if ((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z')) {
+          return Literals.NONE;
+        } else {
+          run.append(next);
+        }
+        i += 2;
+      } else if (c == '[') {
+        endRun(run, runs);
+        i = endOfClass(regex, i) + 1;
+      } else if (c == '(') {
+        endRun(run, runs);
+        i = endOfGroup(regex, i) + 1;
+      } else if (c == '.' || c == '^' || c == '$') {
+        endRun(run, runs);
+        i++;
+      } else if (c == '*' || c == '+' || c == '?' || (c == '{' && isQuantifier(regex, i))) {
+        // The quantified atom may repeat or vanish: it leaves the run, and ends it.
+        if (run.length() > 0) {
+          run.setLength(run.length() - 1);
+        }
+        endRun(run, runs);
+        i = c == '{' ? regex.indexOf('}', i) + 1 : i + 1;
+        if (i < n && (regex.charAt(i) == '?' || regex.charAt(i) == '+')) {
+          i++;
+        }
+      } else {
+        run.append(c);
+        i++;
+      }
+    }
+    String suffix = run.toString();
+    endRun(run, runs);
+    return new Literals(List.copyOf(runs), suffix);
+  }
+
+  private static void endRun(StringBuilder run, List<String> runs) {
+    if (run.length() > 0) {
+      runs.add(run.toString());
+      run.setLength(0);
+    }
+  }
+
+  private static boolean isQuantifier(String regex, int open) {
+    int i = open + 1;
+    int n = regex.length();
+    int digits = i;
+    while (i < n && Character.isDigit(regex.charAt(i))) {
+      i++;
+    }
+    if (i == digits || i >= n) {
+      return false;
+    }
+    if (regex.charAt(i) == ',') {
+      i++;
+      while (i < n && Character.isDigit(regex.charAt(i))) {
+        i++;
+      }
+    }
+    return i < n && regex.charAt(i) == '}';
+  }
+
+  /** The index of the ')' closing the group opened at {@code open}, or the end. */
+  private static int endOfGroup(String regex, int open) {
+    int depth = 0;
+    int n = regex.length();
+    for (int i = open; i < n; i++) {
+      char c = regex.charAt(i);
+      if (c == '\\') {
+        i++;
+      } else if (c == '[') {
+        i = endOfClass(regex, i);
+      } else if (c == '(') {
+        depth++;
+      } else if (c == ')') {
+        depth--;
+        if (depth == 0) {
+          return i;
+        }
+      }
+    }
+    return n;
   }
 
   /** Whether a '|' stands outside every group and class (libselinux anchors with "^" + RE + "$"). */
