@@ -138,13 +138,36 @@ final class CompiledSpec {
   }
 
   /**
-   * Whether some key that extends {@code keyPrefix} could match: false only when the expression
-   * failed on {@code keyPrefix} without reading to its end.
+   * Whether some key that extends {@code keyPrefix} (a directory's key and '/') could match.
+   * Shapes answer from their head; an expression is run on {@code keyPrefix} and can be ruled out
+   * only when it failed without reading to the end of it.
    */
   boolean mayMatchExtensionOf(String keyPrefix) {
     if (separateStem != null && !keyPrefix.startsWith(separateStem) && !separateStem.startsWith(keyPrefix)) {
       return false;
     }
+    if (shape != Shape.EXPRESSION) {
+      if (keyPrefix.length() <= head.length()) {
+        return head.startsWith(keyPrefix);
+      }
+      if (!keyPrefix.startsWith(head)) {
+        return false;
+      }
+      // The rest after the head is non-empty and ends with '/'.
+      char next = keyPrefix.charAt(head.length());
+      return switch (shape) {
+        case EXACT -> false;
+        case SUBTREE, SLASH_REST -> next == '/';
+        case ANY_REST, SOME_REST -> true;
+        case EXPRESSION -> throw new AssertionError();
+      };
+    }
+    java.util.regex.Matcher m = pattern.matcher(keyPrefix);
+    return m.find() || m.hitEnd();
+  }
+
+  /** What the expression alone says to {@link #mayMatchExtensionOf}, for tests. */
+  boolean mayMatchExtensionByExpression(String keyPrefix) {
     java.util.regex.Matcher m = pattern.matcher(keyPrefix);
     return m.find() || m.hitEnd();
   }

@@ -4,12 +4,19 @@ import dev.relabel.spec.FileType;
 import java.util.Arrays;
 
 /**
- * What a walker carries per directory: the directory's key and the specs that can still match
- * something beneath it, in libselinux's order. A spec is dropped when its required prefix
- * excludes the directory, or when its expression, run on {@code KEY/}, failed without reaching the
- * end of the input (so no longer key can match it either).
+ * What a walker carries per directory, so that a child's lookup does only the work its own name
+ * adds. It holds the directory's key and two kinds of candidates:
  *
- * <p>Immutable; any number of threads may share one.
+ * <ul>
+ *   <li>the specs whose required prefix the directory's key (plus '/') already satisfies, less
+ *       those that can no longer match anything beneath it (their shape or expression failed on
+ *       {@code KEY/} before reaching its end), in libselinux's order;
+ *   <li>the trie node at {@code KEY/}, from which a child's name walks to the specs whose prefix
+ *       reaches into the name.
+ * </ul>
+ *
+ * <p>It answers exactly as {@link LabelMatcher#lookup} does on the joined path. Immutable; any
+ * number of threads may share one.
  */
 public final class DirectoryMatch {
   private final LabelMatcher matcher;
@@ -19,41 +26,70 @@ public final class DirectoryMatch {
   private final String key;
   /** {@code key} with a '/' after it: what every child key starts with. */
   private final String childPrefix;
+  /** Specs whose required prefix is no longer than {@code childPrefix}, still able to match. */
   private final int[] candidates;
+  /** The trie node at {@code childPrefix}; null when no spec's prefix reaches beyond it. */
+  private final PrefixIndex.Node below;
 
-  private DirectoryMatch(LabelMatcher matcher, String cleanPath, String key, int[] candidates) {
+  private DirectoryMatch(
+      LabelMatcher matcher, String cleanPath, String key, String childPrefix, int[] candidates, PrefixIndex.Node below) {
     this.matcher = matcher;
     this.cleanPath = cleanPath;
     this.key = key;
-    this.childPrefix = key.equals("/") ? "/" : key + "/";
+    this.childPrefix = childPrefix;
     this.candidates = candidates;
+    this.below = below;
   }
 
-  /** The state for a cleaned path, narrowed from every spec. */
+  /** The state for a cleaned path, computed from the trie alone. */
   static DirectoryMatch of(LabelMatcher matcher, String cleanPath) {
-    int[] all = new int[matcher.specCount()];
-    Arrays.setAll(all, i -> i);
-    return narrow(matcher, cleanPath, matcher.normalizer().alias(cleanPath), all);
+    String key = matcher.normalizer().alias(cleanPath);
+    String childPrefix = childPrefix(key);
+    PrefixIndex.Node root = matcher.index().root();
+    int[][] lists = new int[matcher.index().maxLists()][];
+    int count = 0;
+    if (root.ranks().length > 0) {
+      lists[count++] = root.ranks();
+    }
+    count = PrefixIndex.collect(root, childPrefix, 0, lists, count);
+    int[] found = merge(new int[0], lists, count);
+    return new DirectoryMatch(matcher, cleanPath, key, childPrefix, narrow(matcher, found, childPrefix),
+        matcher.index().find(childPrefix));
   }
 
-  private static DirectoryMatch narrow(LabelMatcher matcher, String cleanPath, String key, int[] from) {
-    String childPrefix = key.equals("/") ? "/" : key + "/";
-    int[] kept = new int[from.length];
+  private static String childPrefix(String key) {
+    return key.equals("/") ? "/" : key + "/";
+  }
+
+  /** The candidates that may still match a key extending {@code childPrefix}. */
+  private static int[] narrow(LabelMatcher matcher, int[] ranks, String childPrefix) {
+    int[] kept = new int[ranks.length];
     int count = 0;
-    for (int rank : from) {
-      CompiledSpec spec = matcher.spec(rank);
-      String prefix = spec.requiredPrefix;
-      boolean keep;
-      if (prefix.length() > childPrefix.length()) {
-        keep = prefix.startsWith(childPrefix);
-      } else {
-        keep = childPrefix.startsWith(prefix) && spec.mayMatchExtensionOf(childPrefix);
-      }
-      if (keep) {
+    for (int rank : ranks) {
+      if (matcher.spec(rank).mayMatchExtensionOf(childPrefix)) {
         kept[count++] = rank;
       }
     }
-    return new DirectoryMatch(matcher, cleanPath, key, Arrays.copyOf(kept, count));
+    return count == ranks.length ? ranks : Arrays.copyOf(kept, count);
+  }
+
+  /** The sorted union of {@code first} and {@code lists[0..count)}, each sorted and disjoint. */
+  private static int[] merge(int[] first, int[][] lists, int count) {
+    int total = first.length;
+    for (int i = 0; i < count; i++) {
+      total += lists[i].length;
+    }
+    if (total == first.length) {
+      return first;
+    }
+    int[] all = Arrays.copyOf(first, total);
+    int at = first.length;
+    for (int i = 0; i < count; i++) {
+      System.arraycopy(lists[i], 0, all, at, lists[i].length);
+      at += lists[i].length;
+    }
+    Arrays.sort(all);
+    return all;
   }
 
   /** The directory's key, as libselinux would match it. */
@@ -61,7 +97,7 @@ public final class DirectoryMatch {
     return key;
   }
 
-  /** How many specs can still match beneath this directory. */
+  /** How many specs can match any entry beneath this directory without reading its name. */
   public int candidateCount() {
     return candidates.length;
   }
@@ -78,13 +114,10 @@ public final class DirectoryMatch {
       return matcher.lookupKey(matcher.normalizer().alias(childPath(latin1Name)), type);
     }
     String childKey = childPrefix + latin1Name;
-    for (int rank : candidates) {
-      CompiledSpec spec = matcher.spec(rank);
-      if (spec.fileType.admits(type) && childKey.startsWith(spec.requiredPrefix) && spec.matches(childKey)) {
-        return Label.of(spec.spec);
-      }
-    }
-    return Label.noMatch();
+    int[][] lists = new int[matcher.index().maxLists() + 1][];
+    lists[0] = candidates;
+    int count = below == null ? 1 : PrefixIndex.collect(below, childKey, childPrefix.length(), lists, 1);
+    return RankMerge.first(matcher, lists, count, childKey, type);
   }
 
   /** The state of the subdirectory {@code name}. */
@@ -99,7 +132,16 @@ public final class DirectoryMatch {
     if (matcher.normalizer().mayAliasChild(latin1Name)) {
       return of(matcher, path);
     }
-    return narrow(matcher, path, childPrefix + latin1Name, candidates);
+    String childKey = childPrefix + latin1Name;
+    String grandchildPrefix = childKey + "/";
+    int[][] lists = new int[matcher.index().maxLists()][];
+    int count = below == null ? 0 : PrefixIndex.collect(below, grandchildPrefix, childPrefix.length(), lists, 0);
+    PrefixIndex.Node next = below;
+    for (int i = childPrefix.length(); i < grandchildPrefix.length() && next != null; i++) {
+      next = next.child(grandchildPrefix.charAt(i));
+    }
+    int[] found = merge(candidates, lists, count);
+    return new DirectoryMatch(matcher, path, childKey, grandchildPrefix, narrow(matcher, found, grandchildPrefix), next);
   }
 
   private String childPath(String name) {

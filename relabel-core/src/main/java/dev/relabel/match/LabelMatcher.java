@@ -28,7 +28,6 @@ public final class LabelMatcher {
   private final CompiledSpec[] byRank;
   private final PrefixIndex index;
   private final KeyNormalizer normalizer;
-  private final int maxLists;
   private final DirectoryMatch root;
 
   private LabelMatcher(Policy policy) {
@@ -51,7 +50,6 @@ public final class LabelMatcher {
       byRank[rank] = new CompiledSpec(rank, order.get(rank));
     }
     index = new PrefixIndex(byRank);
-    maxLists = Math.max(1, index.maxLists());
     normalizer = new KeyNormalizer(policy.localAliases(), policy.distAliases());
     root = DirectoryMatch.of(this, "/");
   }
@@ -102,27 +100,18 @@ public final class LabelMatcher {
   }
 
   Label lookupKey(String key, FileType type) {
-    int[][] lists = new int[maxLists][];
-    int count = index.collect(key, lists);
-    int[] heads = new int[count];
-    while (true) {
-      int best = -1;
-      int bestRank = Integer.MAX_VALUE;
-      for (int i = 0; i < count; i++) {
-        if (heads[i] < lists[i].length && lists[i][heads[i]] < bestRank) {
-          bestRank = lists[i][heads[i]];
-          best = i;
-        }
-      }
-      if (best < 0) {
-        return Label.noMatch();
-      }
-      heads[best]++;
-      CompiledSpec spec = byRank[bestRank];
-      if (spec.fileType.admits(type) && spec.matches(key)) {
-        return Label.of(spec.spec);
-      }
+    int[][] lists = new int[index.maxLists()][];
+    int count = 0;
+    PrefixIndex.Node root = index.root();
+    if (root.ranks().length > 0) {
+      lists[count++] = root.ranks();
     }
+    count = PrefixIndex.collect(root, key, 0, lists, count);
+    return RankMerge.first(this, lists, count, key, type);
+  }
+
+  PrefixIndex index() {
+    return index;
   }
 
   CompiledSpec spec(int rank) {

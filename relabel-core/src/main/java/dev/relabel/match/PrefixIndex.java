@@ -7,18 +7,41 @@ import java.util.TreeMap;
 
 /**
  * A character trie over the specs' required prefixes. Walking a key down it visits exactly the
- * specs whose prefix the key starts with; each node's specs are kept in rank order.
+ * specs whose prefix the key starts with; each node's specs are kept in rank order. Built once,
+ * never changed: any number of threads may walk it.
  */
 final class PrefixIndex {
-  private static final int[] NONE = new int[0];
+  private static final int[] NO_RANKS = new int[0];
 
-  private static final class Node {
-    char[] labels = new char[0];
-    Node[] children = new Node[0];
-    int[] ranks = NONE;
+  /** A trie node: the specs whose required prefix ends here, and the edges below. */
+  static final class Node {
+    private char[] labels = new char[0];
+    private Node[] children = new Node[0];
+    private int[] ranks = NO_RANKS;
+
+    /** The ranks of the specs whose required prefix is exactly this node's string. */
+    int[] ranks() {
+      return ranks;
+    }
+
+    /** The child along {@code label}, or null. */
+    Node child(char label) {
+      char[] l = labels;
+      if (l.length <= 8) {
+        for (int j = 0; j < l.length; j++) {
+          if (l[j] == label) {
+            return children[j];
+          }
+        }
+        return null;
+      }
+      int at = Arrays.binarySearch(l, label);
+      return at >= 0 ? children[at] : null;
+    }
   }
 
   private final Node root;
+  private final int maxLists;
 
   PrefixIndex(CompiledSpec[] byRank) {
     TreeMap<String, List<Integer>> byPrefix = new TreeMap<>();
@@ -29,70 +52,30 @@ final class PrefixIndex {
     byPrefix.forEach((prefix, ranks) -> {
       Node node = root;
       for (int i = 0; i < prefix.length(); i++) {
-        node = child(node, prefix.charAt(i));
+        node = insert(node, prefix.charAt(i));
       }
       node.ranks = ranks.stream().mapToInt(Integer::intValue).sorted().toArray();
     });
+    maxLists = Math.max(1, rankedDepth(root));
   }
 
-  private static Node child(Node node, char label) {
+  private static Node insert(Node node, char label) {
     int at = Arrays.binarySearch(node.labels, label);
     if (at >= 0) {
       return node.children[at];
     }
-    int insert = -at - 1;
+    int slot = -at - 1;
     char[] labels = new char[node.labels.length + 1];
     Node[] children = new Node[labels.length];
-    System.arraycopy(node.labels, 0, labels, 0, insert);
-    System.arraycopy(node.children, 0, children, 0, insert);
-    labels[insert] = label;
-    children[insert] = new Node();
-    System.arraycopy(node.labels, insert, labels, insert + 1, node.labels.length - insert);
-    System.arraycopy(node.children, insert, children, insert + 1, node.children.length - insert);
+    System.arraycopy(node.labels, 0, labels, 0, slot);
+    System.arraycopy(node.children, 0, children, 0, slot);
+    labels[slot] = label;
+    children[slot] = new Node();
+    System.arraycopy(node.labels, slot, labels, slot + 1, node.labels.length - slot);
+    System.arraycopy(node.children, slot, children, slot + 1, node.children.length - slot);
     node.labels = labels;
     node.children = children;
-    return children[insert];
-  }
-
-  /**
-   * The rank lists of every spec whose required prefix {@code key} starts with, shortest prefix
-   * first; {@code out} receives them and the count is returned.
-   */
-  int collect(String key, int[][] out) {
-    int count = 0;
-    Node node = root;
-    if (node.ranks.length > 0) {
-      out[count++] = node.ranks;
-    }
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
-      char[] labels = node.labels;
-      Node next = null;
-      if (labels.length <= 8) {
-        for (int j = 0; j < labels.length; j++) {
-          if (labels[j] == c) {
-            next = node.children[j];
-            break;
-          }
-        }
-      } else {
-        int at = Arrays.binarySearch(labels, c);
-        next = at >= 0 ? node.children[at] : null;
-      }
-      if (next == null) {
-        break;
-      }
-      node = next;
-      if (node.ranks.length > 0) {
-        out[count++] = node.ranks;
-      }
-    }
-    return count;
-  }
-
-  /** The most rank lists {@link #collect} can return: the most ranked nodes on one branch. */
-  int maxLists() {
-    return rankedDepth(root);
+    return children[slot];
   }
 
   private static int rankedDepth(Node node) {
@@ -101,5 +84,58 @@ final class PrefixIndex {
       max = Math.max(max, rankedDepth(child));
     }
     return max + (node.ranks.length > 0 ? 1 : 0);
+  }
+
+  Node root() {
+    return root;
+  }
+
+  /** The node for the string {@code prefix}, or null when no spec's prefix starts with it. */
+  Node find(String prefix) {
+    Node node = root;
+    for (int i = 0; i < prefix.length() && node != null; i++) {
+      node = node.child(prefix.charAt(i));
+    }
+    return node;
+  }
+
+  /** The most rank lists one walk can meet: the most ranked nodes on one branch. */
+  int maxLists() {
+    return maxLists;
+  }
+
+  /**
+   * Walks {@code key} from index {@code from}, starting below {@code start} (whose own ranks are
+   * not taken), and appends to {@code lists} the rank list of every ranked node met. Returns the
+   * new count of lists.
+   */
+  static int collect(Node start, String key, int from, int[][] lists, int count) {
+    Node node = start;
+    for (int i = from; i < key.length(); i++) {
+      node = node.child(key.charAt(i));
+      if (node == null) {
+        break;
+      }
+      if (node.ranks.length > 0) {
+        lists[count++] = node.ranks;
+      }
+    }
+    return count;
+  }
+
+  /** The ranks, in order, of every spec whose required prefix starts with {@code node}'s string. */
+  static int[] subtree(Node node) {
+    List<int[]> lists = new ArrayList<>();
+    subtree(node, lists);
+    return lists.stream().flatMapToInt(Arrays::stream).sorted().toArray();
+  }
+
+  private static void subtree(Node node, List<int[]> lists) {
+    if (node.ranks.length > 0) {
+      lists.add(node.ranks);
+    }
+    for (Node child : node.children) {
+      subtree(child, lists);
+    }
   }
 }
