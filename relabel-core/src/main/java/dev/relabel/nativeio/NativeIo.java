@@ -1,0 +1,298 @@
+package dev.relabel.nativeio;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.Platform;
+import com.sun.jna.Pointer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The engine's only door to the kernel: the few Linux system calls a relabel needs, through JNA's
+ * direct mapping, for x86-64 and aarch64. Every entry is reached through its directory's
+ * descriptor ({@code *at} calls with {@code AT_SYMLINK_NOFOLLOW}), so a path component swapped for
+ * a symlink is never followed. A failed call throws a {@link NativeIoException} carrying the errno
+ * and the path; nothing else here knows about errno.
+ *
+ * <p>Labels are read and written with {@code getxattrat}/{@code setxattrat} (Linux 6.13+). On an
+ * older kernel the first ENOSYS switches, once, to the race-free fallback libselinux uses: an
+ * {@code O_PATH|O_NOFOLLOW} descriptor and the xattr call on {@code /proc/self/fd/N}.
+ */
+public final class NativeIo {
+  /** {@code AT_FDCWD}: resolve relative to the working directory. */
+  public static final int AT_FDCWD = -100;
+
+  /** The attribute that holds an entry's SELinux context. */
+  public static final byte[] SELINUX_XATTR = nul("security.selinux".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+  /** {@code d_type} values of {@code getdents64}. */
+  public static final int DT_UNKNOWN = 0;
+  public static final int DT_FIFO = 1;
+  public static final int DT_CHR = 2;
+  public static final int DT_DIR = 4;
+  public static final int DT_BLK = 6;
+  public static final int DT_REG = 8;
+  public static final int DT_LNK = 10;
+  public static final int DT_SOCK = 12;
+
+  private static final int O_RDONLY = 0;
+  private static final int O_NOFOLLOW = 0400000;
+  private static final int O_DIRECTORY = 0200000;
+  private static final int O_CLOEXEC = 02000000;
+  private static final int O_PATH = 010000000;
+  private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+  private static final int AT_EMPTY_PATH = 0x1000;
+  private static final int STATX_BASIC = 0x7ff;
+  private static final long SYS_SETXATTRAT = 463;
+  private static final long SYS_GETXATTRAT = 464;
+  private static final int XATTR_ARGS_SIZE = 16;
+  private static final int DIRENT_BUFFER = 64 * 1024;
+  private static final int LABEL_BUFFER = 4096;
+  private static final byte[] EMPTY = {0};
+
+  static {
+    Native.register(NativeIo.class, Platform.C_LIBRARY_NAME);
+  }
+
+  private static native int openat(int dirfd, byte[] path, int flags, int mode) throws LastErrorException;
+
+  private static native int close(int fd) throws LastErrorException;
+
+  private static native long getdents64(int fd, Pointer buffer, long size) throws LastErrorException;
+
+  private static native int statx(int dirfd, byte[] path, int flags, int mask, Pointer buffer) throws LastErrorException;
+
+  private static native long syscall(long number, int dirfd, byte[] path, int atFlags, byte[] name, Pointer args, long size)
+      throws LastErrorException;
+
+  private static native long getxattr(byte[] path, byte[] name, Pointer value, long size) throws LastErrorException;
+
+  private static native int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags) throws LastErrorException;
+
+  private static native int fstatfs(int fd, Pointer buffer) throws LastErrorException;
+
+  private static native String strerror(int errno);
+
+  /** Per-thread native buffers: each worker reuses its own, so no call allocates native memory. */
+  private static final class Scratch {
+    final Memory dirents = new Memory(DIRENT_BUFFER);
+    final Memory label = new Memory(LABEL_BUFFER);
+    final Memory xattrArgs = new Memory(XATTR_ARGS_SIZE);
+    final Memory stat = new Memory(256);
+  }
+
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  /** False once the kernel answered ENOSYS to {@code getxattrat}/{@code setxattrat}. */
+  private static volatile boolean xattrAtAvailable = true;
+
+  private NativeIo() {}
+
+  /** The C library's message for {@code errno}. */
+  static String strerrorText(int errno) {
+    return strerror(errno);
+  }
+
+  /** A NUL-terminated copy of {@code bytes}, as C wants its strings. */
+  public static byte[] nul(byte[] bytes) {
+    return Arrays.copyOf(bytes, bytes.length + 1);
+  }
+
+  /**
+   * Opens the directory {@code name} (NUL-terminated) under {@code dirfd} without following a
+   * symlink: a symlink or non-directory fails with a {@link NativeIoException.NotFollowedException}.
+   *
+   * @param path the full path, for error messages only
+   */
+  public static int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    try {
+      return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("openat", path, e.getErrorCode());
+    }
+  }
+
+  /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */
+  public static void closeQuietly(int fd) {
+    try {
+      close(fd);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Errno.EBADF) {
+        throw new IllegalStateException("closed a descriptor that was not open: " + fd, e);
+      }
+    }
+  }
+
+  /** One directory entry: its name (without NUL), {@code d_type} and inode. */
+  public record DirEntry(byte[] name, int type, long inode) {}
+
+  /** Every entry of the open directory {@code fd} but "." and "..", in the order the kernel gives. */
+  public static List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException {
+    Memory buffer = SCRATCH.get().dirents;
+    List<DirEntry> entries = new ArrayList<>();
+    while (true) {
+      long read;
+      try {
+        read = getdents64(fd, buffer, DIRENT_BUFFER);
+      } catch (LastErrorException e) {
+        throw NativeIoException.of("getdents64", path, e.getErrorCode());
+      }
+      if (read == 0) {
+        return entries;
+      }
+      long at = 0;
+      while (at < read) {
+        long inode = buffer.getLong(at);
+        int recordLength = buffer.getShort(at + 16) & 0xffff;
+        int type = buffer.getByte(at + 18) & 0xff;
+        long nameStart = at + 19;
+        int nameLength = 0;
+        while (buffer.getByte(nameStart + nameLength) != 0) {
+          nameLength++;
+        }
+        byte[] name = buffer.getByteArray(nameStart, nameLength);
+        if (!isDotOrDotDot(name)) {
+          entries.add(new DirEntry(name, type, inode));
+        }
+        at += recordLength;
+      }
+    }
+  }
+
+  private static boolean isDotOrDotDot(byte[] name) {
+    return (name.length == 1 && name[0] == '.') || (name.length == 2 && name[0] == '.' && name[1] == '.');
+  }
+
+  /** What {@code statx} says of an entry, not following a symlink. */
+  public record FileStat(int mode, long nlink, long inode, long device, long mtimeSeconds, long ctimeSeconds) {
+    public int fileFormat() {
+      return mode & 0170000;
+    }
+  }
+
+  /**
+   * The status of {@code name} (NUL-terminated) under {@code dirfd}, without following a symlink;
+   * an empty name ({@code {0}}) means {@code dirfd} itself.
+   */
+  public static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    Memory buffer = SCRATCH.get().stat;
+    int flags = AT_SYMLINK_NOFOLLOW | (name.length == 1 ? AT_EMPTY_PATH : 0);
+    try {
+      statx(dirfd, name, flags, STATX_BASIC, buffer);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("statx", path, e.getErrorCode());
+    }
+    int nlink = buffer.getInt(16);
+    int mode = buffer.getShort(28) & 0xffff;
+    long inode = buffer.getLong(32);
+    long ctime = buffer.getLong(96);
+    long mtime = buffer.getLong(112);
+    long device = ((long) buffer.getInt(136) << 32) | (buffer.getInt(140) & 0xffffffffL);
+    return new FileStat(mode, nlink & 0xffffffffL, inode, device, mtime, ctime);
+  }
+
+  /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */
+  public static long filesystemType(int fd, byte[] path) throws NativeIoException {
+    Memory buffer = SCRATCH.get().stat;
+    try {
+      fstatfs(fd, buffer);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("fstatfs", path, e.getErrorCode());
+    }
+    return buffer.getLong(0);
+  }
+
+  /**
+   * The raw value of {@code security.selinux} on {@code name} (NUL-terminated; {@code {0}} for
+   * {@code dirfd} itself) under {@code dirfd}, not following a symlink; null when it has none.
+   */
+  public static byte[] getLabel(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    Scratch scratch = SCRATCH.get();
+    if (xattrAtAvailable) {
+      scratch.xattrArgs.setLong(0, Pointer.nativeValue(scratch.label));
+      scratch.xattrArgs.setInt(8, LABEL_BUFFER);
+      scratch.xattrArgs.setInt(12, 0);
+      try {
+        long size = syscall(SYS_GETXATTRAT, dirfd, name, atFlags(name), SELINUX_XATTR, scratch.xattrArgs, XATTR_ARGS_SIZE);
+        return scratch.label.getByteArray(0, (int) size);
+      } catch (LastErrorException e) {
+        if (e.getErrorCode() == Errno.ENODATA) {
+          return null;
+        }
+        if (e.getErrorCode() != Errno.ENOSYS) {
+          throw NativeIoException.of("getxattrat", path, e.getErrorCode());
+        }
+        xattrAtAvailable = false;
+      }
+    }
+    int fd = openPath(dirfd, name, path);
+    try {
+      long size = getxattr(procPath(fd), SELINUX_XATTR, scratch.label, LABEL_BUFFER);
+      return scratch.label.getByteArray(0, (int) size);
+    } catch (LastErrorException e) {
+      if (e.getErrorCode() == Errno.ENODATA) {
+        return null;
+      }
+      throw NativeIoException.of("getxattr", path, e.getErrorCode());
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  /** Sets {@code security.selinux} on {@code name} under {@code dirfd} to {@code value}, not following a symlink. */
+  public static void setLabel(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
+    Scratch scratch = SCRATCH.get();
+    if (xattrAtAvailable) {
+      Memory buffer = scratch.label;
+      buffer.write(0, value, 0, value.length);
+      scratch.xattrArgs.setLong(0, Pointer.nativeValue(buffer));
+      scratch.xattrArgs.setInt(8, value.length);
+      scratch.xattrArgs.setInt(12, 0);
+      try {
+        syscall(SYS_SETXATTRAT, dirfd, name, atFlags(name), SELINUX_XATTR, scratch.xattrArgs, XATTR_ARGS_SIZE);
+        return;
+      } catch (LastErrorException e) {
+        if (e.getErrorCode() != Errno.ENOSYS) {
+          throw NativeIoException.of("setxattrat", path, e.getErrorCode());
+        }
+        xattrAtAvailable = false;
+      }
+    }
+    int fd = openPath(dirfd, name, path);
+    try {
+      setxattr(procPath(fd), SELINUX_XATTR, value, value.length, 0);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("setxattr", path, e.getErrorCode());
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  /** Whether label calls use {@code getxattrat}/{@code setxattrat} (false after ENOSYS). */
+  public static boolean usesXattrAt() {
+    return xattrAtAvailable;
+  }
+
+  private static int atFlags(byte[] name) {
+    return AT_SYMLINK_NOFOLLOW | (name.length == 1 ? AT_EMPTY_PATH : 0);
+  }
+
+  private static int openPath(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    try {
+      return openat(dirfd, name.length == 1 ? new byte[] {'.', 0} : name, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("openat", path, e.getErrorCode());
+    }
+  }
+
+  private static byte[] procPath(int fd) {
+    return nul(("/proc/self/fd/" + fd).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  }
+
+  /** The empty name, meaning "the descriptor itself". */
+  public static byte[] self() {
+    return EMPTY.clone();
+  }
+}

@@ -1,0 +1,92 @@
+package dev.relabel.nativeio;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The native layer on real files in a temp directory (as root; ext4 and tmpfs store security.* xattrs). */
+class NativeIoTest {
+  @TempDir Path dir;
+
+  private static byte[] c(String s) {
+    return NativeIo.nul(s.getBytes(US_ASCII));
+  }
+
+  @Test
+  void readsEntriesWithTheirTypesAndSkipsDots() throws Exception {
+    Files.createDirectory(dir.resolve("sub"));
+    Files.writeString(dir.resolve("file"), "x");
+    Files.createSymbolicLink(dir.resolve("link"), Path.of("/etc/passwd"));
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), dir.toString().getBytes(US_ASCII));
+    try {
+      List<NativeIo.DirEntry> entries = NativeIo.readDirectory(fd, new byte[0]);
+      Set<String> seen = entries.stream().map(e -> new String(e.name(), US_ASCII) + ":" + e.type()).collect(Collectors.toSet());
+      assertEquals(Set.of("sub:" + NativeIo.DT_DIR, "file:" + NativeIo.DT_REG, "link:" + NativeIo.DT_LNK), seen);
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
+  @Test
+  void setsAndReadsLabelsWithoutFollowingSymlinks() throws Exception {
+    Path target = dir.resolve("target");
+    Files.writeString(target, "x");
+    Files.createSymbolicLink(dir.resolve("link"), target);
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      assertNull(NativeIo.getLabel(fd, c("target"), new byte[0]));
+      byte[] label = c("system_u:object_r:bin_t:s0");
+      NativeIo.setLabel(fd, c("link"), label, new byte[0]);
+      assertArrayEquals(label, NativeIo.getLabel(fd, c("link"), new byte[0]));
+      assertNull(NativeIo.getLabel(fd, c("target"), new byte[0]), "the symlink's target must not be touched");
+      NativeIo.setLabel(fd, NativeIo.self(), c("system_u:object_r:tmp_t:s0"), new byte[0]);
+      assertArrayEquals(c("system_u:object_r:tmp_t:s0"), NativeIo.getLabel(fd, NativeIo.self(), new byte[0]));
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
+  @Test
+  void refusesToOpenASymlinkAsADirectory() throws Exception {
+    Files.createSymbolicLink(dir.resolve("link"), Path.of("/etc"));
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      NativeIoException e = assertThrows(NativeIoException.NotFollowedException.class,
+          () -> NativeIo.openDirectory(fd, c("link"), "link".getBytes(US_ASCII)));
+      assertTrue(e.errno() == Errno.ELOOP || e.errno() == Errno.ENOTDIR, "errno " + e.errno());
+      assertTrue(e.getMessage().contains("link"), e.getMessage());
+      assertThrows(NativeIoException.NoSuchEntryException.class, () -> NativeIo.openDirectory(fd, c("gone"), new byte[0]));
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
+  @Test
+  void statsWithoutFollowing() throws Exception {
+    Files.writeString(dir.resolve("file"), "x");
+    Files.createLink(dir.resolve("hard"), dir.resolve("file"));
+    Files.createSymbolicLink(dir.resolve("link"), dir.resolve("file"));
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      NativeIo.FileStat file = NativeIo.stat(fd, c("file"), new byte[0]);
+      assertEquals(0100000, file.fileFormat());
+      assertEquals(2, file.nlink());
+      assertEquals(0120000, NativeIo.stat(fd, c("link"), new byte[0]).fileFormat());
+      assertEquals(0040000, NativeIo.stat(fd, NativeIo.self(), new byte[0]).fileFormat());
+      assertEquals(file.inode(), NativeIo.stat(fd, c("hard"), new byte[0]).inode());
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+}
