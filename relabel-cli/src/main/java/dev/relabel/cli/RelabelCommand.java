@@ -1,5 +1,127 @@
 package dev.relabel.cli;
 
-public final class RelabelCommand {
-  public static void main(String[] args) {}
+import dev.relabel.spec.PolicyError;
+import dev.relabel.spec.PolicyException;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code relabel}: the top-level command. It does nothing itself; each verb is a class beside this
+ * one, registered in {@code subcommands}, that reaches the process's streams through
+ * {@code @ParentCommand RelabelCommand parent; parent.io()} and reports failure by throwing (see
+ * {@link #onExecutionException}).
+ *
+ * <p>Exit status, for every verb: 0 for success, 1 for failure, usage errors included (as
+ * {@code restorecon}'s {@code usage()} exits 1). Errors are one line on standard error,
+ * {@code relabel: ...}, without a stack trace ({@code RELABEL_DEBUG=1} adds one for internal
+ * errors).
+ */
+@Command(
+    name = "relabel",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    usageHelpWidth = 100,
+    description = {
+      "SELinux file labelling with a libselinux-exact file_contexts matcher.",
+    },
+    subcommands = {LookupCommand.class, HelpCommand.class},
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:success",
+      "1:failure: a usage error, an unusable policy, an I/O error, or what the command's help says",
+    })
+public final class RelabelCommand implements Runnable {
+  /** Exit status for success. */
+  public static final int EXIT_OK = 0;
+  /** Exit status for any failure, usage errors included. */
+  public static final int EXIT_FAILURE = 1;
+
+  private final Io io;
+
+  @Spec
+  private CommandSpec spec;
+
+  /** The command on the process's own streams. */
+  public RelabelCommand() {
+    this(Io.system());
+  }
+
+  /** The command on the given streams (tests use memory streams). */
+  public RelabelCommand(Io io) {
+    this.io = io;
+  }
+
+  /** The streams the verbs read and write. */
+  public Io io() {
+    return io;
+  }
+
+  /** {@code relabel} alone is a usage error. */
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(),
+        "missing command: one of " + String.join(", ", spec.subcommands().keySet()));
+  }
+
+  /**
+   * The configured command line: help and messages go to {@code io}'s out and err, usage errors
+   * and failures exit {@value #EXIT_FAILURE} with one line on err.
+   */
+  public static CommandLine commandLine(Io io) {
+    CommandLine commandLine = new CommandLine(new RelabelCommand(io));
+    // Arguments are paths: "@file" is a path, not a file of arguments to expand.
+    commandLine.setExpandAtFiles(false);
+    commandLine.setOut(new PrintWriter(new OutputStreamWriter(io.out(), io.charset()), true));
+    commandLine.setErr(new PrintWriter(new OutputStreamWriter(io.err(), io.charset()), true));
+    commandLine.setParameterExceptionHandler(RelabelCommand::onParameterException);
+    commandLine.setExecutionExceptionHandler(RelabelCommand::onExecutionException);
+    return commandLine;
+  }
+
+  public static void main(String[] args) {
+    System.exit(commandLine(Io.system()).execute(args));
+  }
+
+  /** A usage error: {@code relabel: MESSAGE (see 'relabel VERB --help')}, status 1. */
+  static int onParameterException(ParameterException e, String[] args) {
+    CommandLine where = e.getCommandLine();
+    PrintWriter err = where.getErr();
+    err.println("relabel: " + e.getMessage() + " (see '" + where.getCommandSpec().qualifiedName() + " --help')");
+    err.flush();
+    return EXIT_FAILURE;
+  }
+
+  /**
+   * A command failed: every problem of an unusable policy on its own line
+   * ({@code relabel: FILE:LINE: message}), otherwise one line; status 1.
+   */
+  static int onExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
+    PrintWriter err = commandLine.getErr();
+    if (e instanceof PolicyException policy) {
+      for (PolicyError error : policy.errors()) {
+        err.println("relabel: " + error);
+      }
+    } else if (e instanceof Failure) {
+      err.println("relabel: " + e.getMessage());
+    } else if (e instanceof IOException || e instanceof UncheckedIOException) {
+      IOException io = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
+      err.println("relabel: I/O error: " + io.getMessage());
+    } else {
+      err.println("relabel: internal error: " + e);
+      if (System.getenv("RELABEL_DEBUG") != null) {
+        e.printStackTrace(err);
+      }
+    }
+    err.flush();
+    return EXIT_FAILURE;
+  }
 }

@@ -1,0 +1,68 @@
+package dev.relabel.cli;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+
+/** Runs {@code relabel} in-process on memory streams, as {@code main} runs it on the process's. */
+final class Cli {
+  private Cli() {}
+
+  /** What a run left: its exit status, standard output (bytes) and standard error (text). */
+  record Result(int status, byte[] out, String err) {
+    /** Standard output one char per byte, so that any byte can be compared. */
+    String outLatin1() {
+      return new String(out, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Standard output's lines (one char per byte), split at '\n' only. */
+    List<String> lines() {
+      String text = outLatin1();
+      if (text.isEmpty()) {
+        return List.of();
+      }
+      if (!text.endsWith("\n")) {
+        throw new AssertionError("output does not end with a newline: " + text);
+      }
+      return Arrays.asList(text.substring(0, text.length() - 1).split("\n", -1));
+    }
+
+    /** Standard error's lines. */
+    List<String> errLines() {
+      return err.isEmpty() ? List.of() : Arrays.asList(err.split("\n"));
+    }
+
+    @Override
+    public String toString() {
+      return "status " + status + "\n--- out\n" + outLatin1() + "--- err\n" + err;
+    }
+  }
+
+  static Result run(String... args) {
+    return run(new byte[0], StandardCharsets.UTF_8, args);
+  }
+
+  static Result runWithStdin(byte[] stdin, String... args) {
+    return run(stdin, StandardCharsets.UTF_8, args);
+  }
+
+  static Result run(byte[] stdin, Charset charset, String... args) {
+    return run(new ByteArrayInputStream(stdin), charset, args);
+  }
+
+  static Result run(InputStream stdin, Charset charset, String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = RelabelCommand.commandLine(new Io(stdin, out, err, charset)).execute(args);
+    return new Result(status, out.toByteArray(), err.toString(charset));
+  }
+
+  /** A string's bytes, one per char (chars must be below 256). */
+  static byte[] latin1(String s) {
+    return s.getBytes(StandardCharsets.ISO_8859_1);
+  }
+}

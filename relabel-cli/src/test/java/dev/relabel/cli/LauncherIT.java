@@ -1,0 +1,213 @@
+package dev.relabel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bin/relabel} run as a process on the shaded {@code relabel.jar}, after {@code package}
+ * (maven-failsafe-plugin passes the launcher's and the jar's paths and the project version).
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LauncherIT {
+  private static final String CONTEXT = "system_u:object_r:some_t:s0";
+
+  private static Path launcher;
+  private static String version;
+
+  @TempDir
+  Path dir;
+
+  private Path policy;
+
+  @BeforeAll
+  static void locate() {
+    if (System.getProperty("relabel.launcher") == null && !"true".equalsIgnoreCase(System.getenv("CI"))) {
+      // Picked by hand through surefire (-Dtest=...): this test needs failsafe's properties.
+      Assumptions.abort("LauncherIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
+    }
+    launcher = Path.of(required("relabel.launcher")).toAbsolutePath().normalize();
+    version = required("relabel.version");
+    assertTrue(Files.isRegularFile(Path.of(required("relabel.jar"))), "relabel.jar is not built");
+    assertTrue(Files.isExecutable(launcher), launcher + " is not executable");
+  }
+
+  private static String required(String property) {
+    String value = System.getProperty(property);
+    assertTrue(value != null && !value.isEmpty(), "system property " + property + " is not set (run by failsafe)");
+    return value;
+  }
+
+  @BeforeEach
+  void writePolicy() throws IOException {
+    policy = dir.resolve("file_contexts");
+    Files.writeString(policy, "/some(/.*)?\t" + CONTEXT + "\n/some/none\t<<none>>\n");
+  }
+
+  record Run(int status, byte[] out, String err) {
+    String outText() {
+      return new String(out, StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public String toString() {
+      return "status " + status + "\n--- out\n" + outText() + "--- err\n" + err;
+    }
+  }
+
+  private Run run(Path command, Map<String, String> env, byte[] stdin, String... args)
+      throws IOException, InterruptedException {
+    List<String> commandLine = new ArrayList<>();
+    commandLine.add(command.toString());
+    commandLine.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(commandLine).directory(dir.toFile());
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().remove("RELABEL_JAVA_OPTS");
+    for (Map.Entry<String, String> entry : env.entrySet()) {
+      if (entry.getValue() == null) {
+        builder.environment().remove(entry.getKey());
+      } else {
+        builder.environment().put(entry.getKey(), entry.getValue());
+      }
+    }
+    Path out = Files.createTempFile(dir, "out", "");
+    Path err = Files.createTempFile(dir, "err", "");
+    builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+    Process process = builder.start();
+    try (OutputStream in = process.getOutputStream()) {
+      in.write(stdin);
+    }
+    assertTrue(process.waitFor(90, TimeUnit.SECONDS), "relabel did not finish");
+    return new Run(process.exitValue(), Files.readAllBytes(out), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  private Run run(String... args) throws IOException, InterruptedException {
+    return run(launcher, Map.of(), new byte[0], args);
+  }
+
+  @Test
+  void version() throws Exception {
+    Run r = run("--version");
+    assertEquals("relabel " + version + "\n", r.outText(), r::toString);
+    assertEquals("", r.err());
+    assertEquals(0, r.status());
+  }
+
+  @Test
+  void lookup() throws Exception {
+    Run r = run("lookup", "-f", policy.toString(), "/some/path");
+    assertEquals("/some/path\t" + CONTEXT + "\n", r.outText(), r::toString);
+    assertEquals("", r.err());
+    assertEquals(0, r.status());
+
+    Run none = run("lookup", "-f", policy.toString(), "/some/none", "/other");
+    assertEquals("/some/none\t<<none>>\n/other\t<<nomatch>>\n", none.outText(), none::toString);
+    assertEquals(1, none.status());
+  }
+
+  @Test
+  void errorsAreOneLineAndStatusOne() throws Exception {
+    Run missing = run("lookup", "-f", dir.resolve("absent").toString(), "/some/path");
+    assertEquals("relabel: " + dir.resolve("absent") + ": No such file or directory\n", missing.err(), missing::toString);
+    assertEquals(0, missing.out().length);
+    assertEquals(1, missing.status());
+
+    Files.writeString(policy, "/some\tnot_a_context\n");
+    Run bad = run("lookup", "-f", policy.toString(), "/some/path");
+    assertTrue(bad.err().startsWith("relabel: " + policy + ":1: "), bad::toString);
+    assertEquals(1, bad.err().lines().count(), bad::toString);
+    assertEquals(1, bad.status());
+
+    Run usage = run("lookup", "--no-such-option");
+    assertTrue(usage.err().startsWith("relabel: Unknown option: '--no-such-option'"), usage::toString);
+    assertEquals(1, usage.status());
+  }
+
+  @Test
+  void stdinBytesPassThroughUnchanged() throws Exception {
+    byte[] input = Cli.latin1("/some/\u00ff\u00c3(\r\ndir\t/some/a\tb\nbogus\t/some/c\n/nowhere");
+    Run r = run(launcher, Map.of("LC_ALL", "C"), input, "lookup", "-f", policy.toString(), "--stdin");
+    assertEquals("/some/\u00ff\u00c3(\r\t" + CONTEXT + "\n/some/a\tb\t" + CONTEXT + "\n/some/c\t<<error>>\n"
+        + "/nowhere\t<<nomatch>>\n", r.outText(), r::toString);
+    assertTrue(r.err().startsWith("relabel: stdin line 3: unknown file type 'bogus'"), r::toString);
+    assertEquals(1, r.status());
+  }
+
+  @Test
+  void stdinAnswersARequestWithoutWaitingForTheEndOfInput() throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "lookup", "-f", policy.toString(), "--stdin")
+        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    Process process = builder.start();
+    try {
+      OutputStream requests = process.getOutputStream();
+      BufferedReader answers = new BufferedReader(
+          new InputStreamReader(process.getInputStream(), StandardCharsets.ISO_8859_1));
+      requests.write(Cli.latin1("/some/first\n"));
+      requests.flush();
+      assertEquals("/some/first\t" + CONTEXT, answers.readLine());
+      requests.write(Cli.latin1("/some/none\n"));
+      requests.flush();
+      assertEquals("/some/none\t<<none>>", answers.readLine());
+      requests.close();
+      assertEquals(null, answers.readLine());
+      assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, process.exitValue());
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  @Test
+  void worksThroughASymlinkWithJavaFromPath() throws Exception {
+    Path link = Files.createSymbolicLink(dir.resolve("relabel-link"), launcher);
+    String path = Path.of(System.getProperty("java.home"), "bin") + ":/usr/bin:/bin";
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("JAVA_HOME", null);
+    env.put("PATH", path);
+    Run r;
+    try {
+      r = run(link, env, new byte[0], "lookup", "-f", policy.toString(), "/some/x");
+    } finally {
+      Files.delete(link); // JUnit warns about links out of a @TempDir
+    }
+    assertEquals("/some/x\t" + CONTEXT + "\n", r.outText(), r::toString);
+    assertEquals(0, r.status());
+  }
+
+  @Test
+  void saysHowToBuildWhenTheJarIsMissing() throws Exception {
+    Path copy = Files.createDirectories(dir.resolve("checkout/bin")).resolve("relabel");
+    Files.copy(launcher, copy);
+    Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Run r = run(copy, Map.of(), new byte[0], "--version");
+    assertEquals(1, r.status());
+    assertEquals(0, r.out().length);
+    assertTrue(r.err().contains("relabel.jar is not built; run: mvn -B -DskipTests package"), r::toString);
+  }
+
+  @Test
+  void saysWhenJavaIsMissing() throws Exception {
+    Run r = run(launcher, Map.of("JAVA_HOME", dir.resolve("no-jdk").toString()), new byte[0], "--version");
+    assertEquals(1, r.status());
+    assertTrue(r.err().contains("not found: install a Java 17 (or later) runtime, or set JAVA_HOME"), r::toString);
+  }
+}

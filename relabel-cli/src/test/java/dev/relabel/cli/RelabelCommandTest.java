@@ -1,0 +1,72 @@
+package dev.relabel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.cli.Cli.Result;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The top-level command: help, version, usage errors. */
+class RelabelCommandTest {
+  @Test
+  void helpListsTheCommands() {
+    for (String flag : List.of("--help", "-h")) {
+      Result r = Cli.run(flag);
+      assertEquals(0, r.status());
+      assertTrue(r.outLatin1().startsWith("Usage: relabel "), r::toString);
+      assertTrue(r.outLatin1().contains("lookup"), r::toString);
+      assertEquals("", r.err());
+    }
+  }
+
+  @Test
+  void helpCommandShowsAVerbsHelp() {
+    Result r = Cli.run("help", "lookup");
+    assertEquals(0, r.status());
+    assertTrue(r.outLatin1().startsWith("Usage: relabel lookup "), r::toString);
+  }
+
+  @Test
+  void versionComesFromTheManifest() {
+    // Run from target/classes there is no manifest version; LauncherIT checks the jar's.
+    for (List<String> args : List.of(List.of("--version"), List.of("-V"), List.of("lookup", "--version"))) {
+      Result r = Cli.run(args.toArray(String[]::new));
+      assertEquals(0, r.status());
+      assertEquals("relabel " + VersionProvider.version() + "\n", r.outLatin1());
+      assertEquals("", r.err());
+    }
+  }
+
+  @Test
+  void noCommandIsAUsageError() {
+    Result r = Cli.run();
+    assertEquals(1, r.status());
+    assertEquals(0, r.out().length);
+    assertEquals(List.of("relabel: missing command: one of lookup, help (see 'relabel --help')"), r.errLines());
+  }
+
+  @Test
+  void unknownCommandIsAUsageError() {
+    Result r = Cli.run("restorecon-ish", "/");
+    assertEquals(1, r.status());
+    assertEquals(1, r.errLines().size(), r::toString);
+    assertTrue(r.err().startsWith("relabel: Unmatched arguments"), r::toString);
+  }
+
+  @Test
+  void unexpectedFailuresAreOneLineWithoutStackTrace() {
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    picocli.CommandLine commandLine = RelabelCommand.commandLine(new Io(
+        new java.io.ByteArrayInputStream(new byte[0]), new java.io.ByteArrayOutputStream(), err,
+        java.nio.charset.StandardCharsets.UTF_8));
+    int status = RelabelCommand.onExecutionException(new IllegalStateException("boom"), commandLine, null);
+    assertEquals(1, status);
+    assertEquals("relabel: internal error: java.lang.IllegalStateException: boom\n", err.toString());
+
+    err.reset();
+    status = RelabelCommand.onExecutionException(new java.io.IOException("Broken pipe"), commandLine, null);
+    assertEquals(1, status);
+    assertEquals("relabel: I/O error: Broken pipe\n", err.toString());
+  }
+}
