@@ -17,15 +17,19 @@ public final class DirectoryMatch {
   private final String cleanPath;
   /** The directory's key (aliased). */
   private final String key;
-  /** {@code key} with a '/' after it: what every child key starts with. */
+  /**
+   * What every child key starts with (unless the child's name ends an alias): {@code key} with a
+   * '/' after it, except where an alias of "/" gave the directory itself its key (see
+   * {@link KeyNormalizer#aliasForChildren}).
+   */
   private final String childPrefix;
   private final int[] candidates;
 
-  private DirectoryMatch(LabelMatcher matcher, String cleanPath, String key, int[] candidates) {
+  private DirectoryMatch(LabelMatcher matcher, String cleanPath, String key, String childPrefix, int[] candidates) {
     this.matcher = matcher;
     this.cleanPath = cleanPath;
     this.key = key;
-    this.childPrefix = key.equals("/") ? "/" : key + "/";
+    this.childPrefix = childPrefix;
     this.candidates = candidates;
   }
 
@@ -33,11 +37,14 @@ public final class DirectoryMatch {
   static DirectoryMatch of(LabelMatcher matcher, String cleanPath) {
     int[] all = new int[matcher.specCount()];
     Arrays.setAll(all, i -> i);
-    return narrow(matcher, cleanPath, matcher.normalizer().alias(cleanPath), all);
+    KeyNormalizer normalizer = matcher.normalizer();
+    // The two differ only where an alias of "/" applies to the directory itself.
+    return narrow(matcher, cleanPath, normalizer.alias(cleanPath), normalizer.aliasForChildren(cleanPath), all);
   }
 
-  private static DirectoryMatch narrow(LabelMatcher matcher, String cleanPath, String key, int[] from) {
-    String childPrefix = key.equals("/") ? "/" : key + "/";
+  private static DirectoryMatch narrow(
+      LabelMatcher matcher, String cleanPath, String key, String childBase, int[] from) {
+    String childPrefix = childBase.equals("/") ? "/" : childBase + "/";
     int[] kept = new int[from.length];
     int count = 0;
     for (int rank : from) {
@@ -53,7 +60,7 @@ public final class DirectoryMatch {
         kept[count++] = rank;
       }
     }
-    return new DirectoryMatch(matcher, cleanPath, key, Arrays.copyOf(kept, count));
+    return new DirectoryMatch(matcher, cleanPath, key, childPrefix, Arrays.copyOf(kept, count));
   }
 
   /** The directory's key, as libselinux would match it. */
@@ -99,7 +106,8 @@ public final class DirectoryMatch {
     if (matcher.normalizer().mayAliasChild(latin1Name)) {
       return of(matcher, path);
     }
-    return narrow(matcher, path, childPrefix + latin1Name, candidates);
+    String childKey = childPrefix + latin1Name;
+    return narrow(matcher, path, childKey, childKey, candidates);
   }
 
   private String childPath(String name) {
