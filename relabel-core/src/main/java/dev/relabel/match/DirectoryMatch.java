@@ -24,7 +24,10 @@ public final class DirectoryMatch {
   private final String cleanPath;
   /** The directory's key (aliased). */
   private final String key;
-  /** {@code key} with a '/' after it: what every child key starts with. */
+  /**
+   * What every child key starts with (unless the child's name ends an alias): {@code key} and a
+   * '/', except where an alias of "/" gave the directory itself its key.
+   */
   private final String childPrefix;
   /** Specs whose required prefix is no longer than {@code childPrefix}, still able to match. */
   private final int[] candidates;
@@ -44,7 +47,8 @@ public final class DirectoryMatch {
   /** The state for a cleaned path, computed from the trie alone. */
   static DirectoryMatch of(LabelMatcher matcher, String cleanPath) {
     String key = matcher.normalizer().alias(cleanPath);
-    String childPrefix = childPrefix(key);
+    // The two differ only where an alias of "/" applies to the directory itself (see aliasForChildren).
+    String childPrefix = childPrefix(matcher.normalizer().aliasForChildren(cleanPath));
     PrefixIndex.Node root = matcher.index().root();
     int[][] lists = new int[matcher.index().maxLists()][];
     int count = 0;

@@ -66,9 +66,33 @@ final class KeyNormalizer {
     return aliased != null ? aliased : key;
   }
 
+  /**
+   * What the keys of a directory's children start with: {@link #alias} of the directory's clean
+   * path, but with aliases whose source is "/" ignored. Such an alias only ever matches the key
+   * "/" itself: it aliases the root directory (or a directory that a {@code .subs} alias turned
+   * into "/"), never a path beneath it. Unless the child's name ends some alias's source (see
+   * {@link #mayAliasChild}), the child's key is this, a '/' (none after "/") and the name.
+   */
+  String aliasForChildren(String key) {
+    String aliased = substitute(local, key, true);
+    if (aliased != null) {
+      String again = substitute(dist, aliased, true);
+      return again != null ? again : aliased;
+    }
+    aliased = substitute(dist, key, true);
+    return aliased != null ? aliased : key;
+  }
+
   private static String substitute(PathAlias[] aliases, String key) {
+    return substitute(aliases, key, false);
+  }
+
+  private static String substitute(PathAlias[] aliases, String key, boolean skipRootSource) {
     for (PathAlias alias : aliases) {
       String src = alias.alias();
+      if (skipRootSource && src.equals("/")) {
+        continue;
+      }
       if (key.startsWith(src) && (key.length() == src.length() || key.charAt(src.length()) == '/')) {
         int cut = key.length() > src.length() && alias.target().equals("/") ? src.length() + 1 : src.length();
         return alias.target() + key.substring(cut);

@@ -104,7 +104,8 @@ final class SpecShape {
   /**
    * A string every key the spec matches must start with. It is the longest run of literal
    * characters at the start of the expression, less a last character a quantifier may remove, and
-   * at least the stem and the '/' after it, which the stem rule demands of every key. An
+   * at least the stem and the '/' after it, which the stem rule demands of every key (when the two
+   * disagree, as for a stem with a backslash, the stem and '/' win: nothing can match). An
    * alternation at the top level can match elsewhere, so it leaves only the stem.
    */
   static String requiredPrefix(String regex) {
@@ -139,7 +140,11 @@ final class SpecShape {
     if (i < n && literal.length() > 0 && "?*{+".indexOf(regex.charAt(i)) >= 0) {
       literal.setLength(literal.length() - 1);
     }
-    return literal.length() > fromStem.length() ? literal.toString() : fromStem;
+    // A stem holding a backslash ("/a\-b") never equals a key's stem ("/a-b"), so such a spec
+    // never matches; its literal ("/a-b/..."), which does not start with the stem, must not stand
+    // in for the stem rule. Keys must start with the stem and '/', which the expression then refuses.
+    String text = literal.toString();
+    return text.length() > fromStem.length() && text.startsWith(fromStem) ? text : fromStem;
   }
 
   /**

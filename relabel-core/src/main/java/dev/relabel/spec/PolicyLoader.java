@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -76,10 +77,26 @@ public final class PolicyLoader {
     Path config = root.resolve(SELINUX_CONFIG);
     String type = DEFAULT_POLICY_TYPE;
     try {
-      for (String line : Files.readAllLines(config, StandardCharsets.ISO_8859_1)) {
-        String trimmed = line.stripLeading();
-        if (trimmed.regionMatches(true, 0, "SELINUXTYPE=", 0, "SELINUXTYPE=".length())) {
-          type = trimmed.substring("SELINUXTYPE=".length()).stripTrailing();
+      // As libselinux's init_selinux_config: leading C whitespace skipped, the key matched
+      // case-insensitively, whitespace after '=' skipped, trailing whitespace and control
+      // characters removed (never the value's first character); the last such line wins.
+      String text = new String(Files.readAllBytes(config), StandardCharsets.ISO_8859_1);
+      for (String line : text.split("\n", -1)) {
+        int at = 0;
+        while (at < line.length() && isCSpace(line.charAt(at))) {
+          at++;
+        }
+        if (line.regionMatches(true, at, "SELINUXTYPE=", 0, "SELINUXTYPE=".length())) {
+          at += "SELINUXTYPE=".length();
+          while (at < line.length() && isCSpace(line.charAt(at))) {
+            at++;
+          }
+          int end = line.length();
+          while (end - at > 1 && (isCSpace(line.charAt(end - 1)) || line.charAt(end - 1) < 0x20
+              || line.charAt(end - 1) == 0x7f)) {
+            end--;
+          }
+          type = line.substring(at, end);
         }
       }
     } catch (NoSuchFileException e) {
@@ -92,6 +109,11 @@ public final class PolicyLoader {
       throw new PolicyException(new PolicyError(config, 0, "invalid SELINUXTYPE '" + type + "'"));
     }
     return root.resolve("etc/selinux").resolve(type).resolve("contexts/files/file_contexts");
+  }
+
+  /** C's isspace in the C locale. */
+  private static boolean isCSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
   }
 
   private static Path sibling(Path file, String suffix) {
@@ -139,20 +161,67 @@ public final class PolicyLoader {
     }
   }
 
-  /** {@code .subs}/{@code .subs_dist}: {@code ALIAS TARGET} per line, as {@code selabel_subs_init} reads it. */
+  /** libselinux reads alias files with {@code fgets(buf, sizeof(buf) - 1)}, {@code buf} 1024 bytes. */
+  private static final int ALIAS_CHUNK = 1022;
+
+  /**
+   * {@code .subs}/{@code .subs_dist}: {@code ALIAS TARGET} per line, read exactly as
+   * {@code selabel_subs_init} reads it: in {@code fgets} chunks of at most {@value #ALIAS_CHUNK}
+   * bytes (a longer line is read as several), fields separated by C {@code isspace} (space, tab,
+   * LF, VT, FF, CR; not 0x1c-0x1f, which Java calls whitespace), a first field starting with
+   * {@code #} a comment, fields after the second ignored, a line of fewer than two fields skipped.
+   * A NUL byte ends a field like a space does.
+   */
   private static List<PathAlias> aliases(Path file, List<PolicyError> errors) {
     byte[] content = read(file, false, errors);
     List<PathAlias> aliases = new ArrayList<>();
     if (content == null) {
       return aliases;
     }
-    for (String line : new String(content, StandardCharsets.ISO_8859_1).split("\n", -1)) {
-      String[] fields = line.strip().split("[ \t\u000b\f\r]+");
-      if (fields.length < 2 || fields[0].isEmpty() || fields[0].startsWith("#")) {
-        continue;
+    int start = 0;
+    while (start < content.length) {
+      int end = start;
+      while (end < content.length && end - start < ALIAS_CHUNK) {
+        if (content[end++] == '\n') {
+          break;
+        }
       }
-      aliases.add(new PathAlias(fields[0], fields[1]));
+      parseAlias(Arrays.copyOf(Arrays.copyOfRange(content, start, end), end - start + 1), aliases);
+      start = end;
     }
     return aliases;
+  }
+
+  /** One {@code fgets} chunk, NUL-terminated. */
+  private static void parseAlias(byte[] buf, List<PathAlias> aliases) {
+    int src = 0;
+    while (buf[src] != 0 && SpecParser.isSpace(buf[src])) {
+      src++;
+    }
+    if (buf[src] == '#') {
+      return;
+    }
+    int srcEnd = src;
+    while (buf[srcEnd] != 0 && !SpecParser.isSpace(buf[srcEnd])) {
+      srcEnd++;
+    }
+    // C writes a NUL over the byte after the field and reads on from the next one; when the
+    // field ran to the chunk's end that is past the string (stale buffer bytes): no target.
+    if (srcEnd == src || srcEnd == buf.length - 1) {
+      return;
+    }
+    int dst = srcEnd + 1;
+    while (buf[dst] != 0 && SpecParser.isSpace(buf[dst])) {
+      dst++;
+    }
+    int dstEnd = dst;
+    while (buf[dstEnd] != 0 && !SpecParser.isSpace(buf[dstEnd])) {
+      dstEnd++;
+    }
+    if (dstEnd == dst) {
+      return;
+    }
+    aliases.add(new PathAlias(new String(buf, src, srcEnd - src, StandardCharsets.ISO_8859_1),
+        new String(buf, dst, dstEnd - dst, StandardCharsets.ISO_8859_1)));
   }
 }

@@ -32,7 +32,12 @@ final class SpecParser {
         end++;
       }
       lineNumber++;
-      parseLine(file, content, start, end, lineNumber, origin, errors).ifPresent(specs::add);
+      // libselinux reads the line with getline and then as a C string: a NUL ends it.
+      int stop = start;
+      while (stop < end && content[stop] != 0) {
+        stop++;
+      }
+      parseLine(file, content, start, stop, lineNumber, origin, errors).ifPresent(specs::add);
       start = end + 1;
     }
     return specs;

@@ -1,0 +1,50 @@
+package dev.relabel.walk;
+
+import dev.relabel.spec.FileType;
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The filesystem as the walker sees it: directories opened relative to their parent without
+ * following symlinks, their entries, and the label store. The engine's real tree is
+ * {@link NativeFileTree}; tests of the walker's own logic may use another.
+ *
+ * <p>Names are one path component, raw bytes, never empty except where "the directory itself" is
+ * meant.
+ */
+public interface FileTree {
+  /** An entry of a directory: its name and its type as the directory listing tells it. */
+  record Entry(byte[] name, FileType type) {
+    /** Whether the listing did not say (DT_UNKNOWN): a stat is needed. */
+    public boolean typeUnknown() {
+      return type == FileType.ANY;
+    }
+  }
+
+  /** What the walker needs of an entry's status. */
+  record Status(FileType type, long links, long inode, long device) {}
+
+  /** An open directory; not thread-safe by itself, but the walker shares one only to open children. */
+  interface Directory extends AutoCloseable {
+    /** Every entry but "." and "..". */
+    List<Entry> entries() throws IOException;
+
+    /** The subdirectory {@code name}; fails, without following it, when it is a symlink or not a directory. */
+    Directory openChild(byte[] name, byte[] pathForErrors) throws IOException;
+
+    /** The status of {@code name}, or of this directory when {@code name} is empty; never follows a symlink. */
+    Status status(byte[] name, byte[] pathForErrors) throws IOException;
+
+    /** The label of {@code name} (or of this directory when empty) up to its first NUL; null when it has none. */
+    byte[] label(byte[] name, byte[] pathForErrors) throws IOException;
+
+    /** Sets the label of {@code name} (or of this directory when empty); never follows a symlink. */
+    void setLabel(byte[] name, byte[] label, byte[] pathForErrors) throws IOException;
+
+    @Override
+    void close();
+  }
+
+  /** Opens the directory at {@code path} (absolute), the starting point of a walk. */
+  Directory open(byte[] path) throws IOException;
+}

@@ -1,0 +1,93 @@
+package dev.relabel.walk;
+
+import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.spec.FileType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The real tree: every directory is a descriptor opened with {@code O_NOFOLLOW|O_DIRECTORY}
+ * relative to its parent's, and every entry is reached through its directory's descriptor, so a
+ * path component swapped for a symlink mid-walk is never followed.
+ */
+public final class NativeFileTree implements FileTree {
+  @Override
+  public Directory open(byte[] path) throws NativeIoException {
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, NativeIo.nul(path), path);
+    return new NativeDirectory(fd);
+  }
+
+  private static final class NativeDirectory implements Directory {
+    private final int fd;
+    private boolean closed;
+
+    NativeDirectory(int fd) {
+      this.fd = fd;
+    }
+
+    @Override
+    public List<Entry> entries() throws NativeIoException {
+      List<NativeIo.DirEntry> raw = NativeIo.readDirectory(fd, new byte[0]);
+      List<Entry> entries = new ArrayList<>(raw.size());
+      for (NativeIo.DirEntry entry : raw) {
+        entries.add(new Entry(entry.name(), typeOf(entry.type())));
+      }
+      return entries;
+    }
+
+    @Override
+    public Directory openChild(byte[] name, byte[] pathForErrors) throws NativeIoException {
+      return new NativeDirectory(NativeIo.openDirectory(fd, NativeIo.nul(name), pathForErrors));
+    }
+
+    @Override
+    public Status status(byte[] name, byte[] pathForErrors) throws NativeIoException {
+      NativeIo.FileStat stat = NativeIo.stat(fd, NativeIo.nul(name), pathForErrors);
+      return new Status(FileType.fromMode(stat.mode()), stat.nlink(), stat.inode(), stat.device());
+    }
+
+    @Override
+    public byte[] label(byte[] name, byte[] pathForErrors) throws NativeIoException {
+      byte[] value = NativeIo.getLabel(fd, NativeIo.nul(name), pathForErrors);
+      if (value == null) {
+        return null;
+      }
+      // libselinux stores the context with its NUL and reads it as a C string.
+      for (int i = 0; i < value.length; i++) {
+        if (value[i] == 0) {
+          return Arrays.copyOf(value, i);
+        }
+      }
+      return value;
+    }
+
+    @Override
+    public void setLabel(byte[] name, byte[] label, byte[] pathForErrors) throws NativeIoException {
+      // Written as libselinux writes it: the context and its terminating NUL.
+      NativeIo.setLabel(fd, NativeIo.nul(name), NativeIo.nul(label), pathForErrors);
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        NativeIo.closeQuietly(fd);
+      }
+    }
+  }
+
+  private static FileType typeOf(int dType) {
+    return switch (dType) {
+      case NativeIo.DT_REG -> FileType.REGULAR_FILE;
+      case NativeIo.DT_DIR -> FileType.DIRECTORY;
+      case NativeIo.DT_LNK -> FileType.SYMLINK;
+      case NativeIo.DT_CHR -> FileType.CHAR_DEVICE;
+      case NativeIo.DT_BLK -> FileType.BLOCK_DEVICE;
+      case NativeIo.DT_SOCK -> FileType.SOCKET;
+      case NativeIo.DT_FIFO -> FileType.FIFO;
+      default -> FileType.ANY;
+    };
+  }
+}

@@ -1,0 +1,19 @@
+package dev.relabel.walk;
+
+/**
+ * Receives what a run does, from the worker threads, as it happens. Implementations must be
+ * thread-safe; the walker calls them only for changes and errors, never once per unchanged file.
+ */
+public interface RelabelListener {
+  /** A label was (or, in a dry run, would be) changed. {@code from} is null for an unlabeled entry. */
+  default void changed(RelabelReport.Change change) {}
+
+  /** An entry could not be handled; the walk goes on. */
+  default void failed(RelabelReport.Failure failure) {}
+
+  /** A notice that is not a failure (a customized type kept, a hard link conflict, ...). */
+  default void warned(String message) {}
+
+  /** A listener that ignores everything. */
+  RelabelListener NONE = new RelabelListener() {};
+}

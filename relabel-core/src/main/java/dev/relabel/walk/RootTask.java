@@ -1,0 +1,99 @@
+package dev.relabel.walk;
+
+import dev.relabel.match.DirectoryMatch;
+import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.spec.FileType;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.concurrent.CountedCompleter;
+
+/**
+ * Starts the walk of one root: labels the root entry itself, then, for a directory when
+ * recursing, hands it to a {@link DirectoryTask}. The root's parent directories are resolved as
+ * the caller named them; everything below the root is reached without following symlinks.
+ */
+final class RootTask extends CountedCompleter<Void> {
+  private static final long serialVersionUID = 1L;
+
+  private final transient Walk walk;
+  private final byte[] path;
+
+  RootTask(Walk walk, byte[] path) {
+    this.walk = walk;
+    this.path = path;
+  }
+
+  @Override
+  public void compute() {
+    try {
+      start();
+    } finally {
+      tryComplete();
+    }
+  }
+
+  private void start() {
+    String key = walk.key(path);
+    if (key == null) {
+      walk.fail(path, 0, "not located in the alternate root " + walk.options.alternateRoot().orElseThrow());
+      return;
+    }
+    if (walk.isExcluded(path)) {
+      return;
+    }
+    boolean isRoot = path.length == 1 && path[0] == '/';
+    FileTree.Directory parent = null;
+    FileTree.Directory directory = null;
+    try {
+      byte[] name;
+      if (isRoot) {
+        directory = walk.tree.open(path);
+        parent = directory;
+        name = new byte[0];
+      } else {
+        int slash = lastSlash(path);
+        byte[] parentPath = slash == 0 ? new byte[] {'/'} : Arrays.copyOf(path, slash);
+        name = Arrays.copyOfRange(path, slash + 1, path.length);
+        parent = walk.tree.open(parentPath);
+      }
+      FileTree.Status status = parent.status(name, path);
+      walk.label(parent, name, path, status.type(), status, walk.matcher.lookup(key, status.type()));
+      if (status.type() != FileType.DIRECTORY || !walk.options.recurse() || walk.cancelled()) {
+        return;
+      }
+      if (directory == null) {
+        directory = parent.openChild(name, path);
+      }
+      DirectoryMatch match = walk.matcher.directory(key);
+      addToPendingCount(1);
+      FileTree.Directory handOver = directory;
+      directory = null;
+      if (handOver == parent) {
+        parent = null;
+      }
+      new DirectoryTask(this, walk, null, handOver, name, path, match, status.device()).fork();
+    } catch (NativeIoException.NoSuchEntryException e) {
+      if (!walk.options.ignoreMissing()) {
+        walk.fail(path, e);
+      }
+    } catch (IOException e) {
+      walk.fail(path, e);
+    } finally {
+      if (parent != null) {
+        parent.close();
+      }
+      if (directory != null) {
+        directory.close();
+      }
+    }
+  }
+
+  private static int lastSlash(byte[] path) {
+    for (int i = path.length - 1; i >= 0; i--) {
+      if (path[i] == '/') {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

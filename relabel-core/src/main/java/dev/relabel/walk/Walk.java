@@ -1,0 +1,207 @@
+package dev.relabel.walk;
+
+import dev.relabel.context.LabelRules;
+import dev.relabel.match.Label;
+import dev.relabel.match.LabelMatcher;
+import dev.relabel.match.Latin1;
+import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.spec.FileType;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * The state of one run, shared by its tasks: read-only configuration, per-worker counters (merged
+ * once at the end, so the per-file path touches no shared counter), the cancel flag, and the
+ * map of multiply-linked files (only entries with more than one link are ever put there).
+ */
+final class Walk {
+  /** One worker's counts; only its own thread writes them. */
+  static final class Counters {
+    long visited;
+    long relabeled;
+    long unmatched;
+    final List<RelabelReport.Failure> failures = new ArrayList<>();
+  }
+
+  private record Inode(long device, long inode) {}
+
+  private record Association(byte[] path, String context) {}
+
+  final LabelMatcher matcher;
+  final LabelRules rules;
+  final RelabelOptions options;
+  final FileTree tree;
+  final RelabelListener listener;
+  private final Set<String> excludes;
+  /** The alternate root's path as a one-char-per-byte string, without a trailing '/'; null when none. */
+  private final String alternateRoot;
+  private final Queue<Counters> allCounters = new ConcurrentLinkedQueue<>();
+  private final ThreadLocal<Counters> counters = ThreadLocal.withInitial(this::newCounters);
+  private final ConcurrentHashMap<Inode, Association> links = new ConcurrentHashMap<>();
+  private volatile boolean cancelled;
+
+  Walk(LabelMatcher matcher, LabelRules rules, RelabelOptions options, FileTree tree, RelabelListener listener) {
+    this.matcher = matcher;
+    this.rules = rules;
+    this.options = options;
+    this.tree = tree;
+    this.listener = listener;
+    Set<String> excluded = new HashSet<>();
+    for (Path path : options.excludes()) {
+      excluded.add(Latin1.of(PathBytes.absolute(path)));
+    }
+    if (options.checkSeclabel()) {
+      excluded.addAll(MountTable.mountsWithoutSeclabel());
+    }
+    this.excludes = Set.copyOf(excluded);
+    this.alternateRoot = options.alternateRoot()
+        .map(root -> Latin1.of(PathBytes.absolute(root)))
+        .map(root -> root.equals("/") ? "" : root)
+        .orElse(null);
+  }
+
+  private Counters newCounters() {
+    Counters c = new Counters();
+    allCounters.add(c);
+    return c;
+  }
+
+  boolean cancelled() {
+    return cancelled;
+  }
+
+  void cancel() {
+    cancelled = true;
+  }
+
+  boolean isExcluded(byte[] path) {
+    return !excludes.isEmpty() && excludes.contains(Latin1.of(path));
+  }
+
+  /**
+   * The key a path is matched as: itself, or with {@code -r} the part below the alternate root
+   * ("/" for the root itself); null when the path lies outside the alternate root.
+   */
+  String key(byte[] path) {
+    String text = Latin1.of(path);
+    if (alternateRoot == null) {
+      return text;
+    }
+    if (text.equals(alternateRoot) || (alternateRoot.isEmpty() && text.equals("/"))) {
+      return "/";
+    }
+    if (text.startsWith(alternateRoot) && text.charAt(alternateRoot.length()) == '/') {
+      return text.substring(alternateRoot.length());
+    }
+    return null;
+  }
+
+  /**
+   * Decides and, unless a dry run, writes the label of {@code name} in {@code directory}.
+   *
+   * @param status the entry's status when already known, else null
+   */
+  void label(FileTree.Directory directory, byte[] name, byte[] path, FileType type, FileTree.Status status, Label label)
+      throws IOException {
+    Counters c = counters.get();
+    c.visited++;
+    if (label.kind() != Label.Kind.CONTEXT) {
+      c.unmatched++;
+      return;
+    }
+    String specified = label.context().orElseThrow();
+    if (type != FileType.DIRECTORY && (options.hardLinkCheck() || options.skipMultiLinked())) {
+      FileTree.Status known = status != null ? status : directory.status(name, path);
+      if (known.links() > 1) {
+        if (options.skipMultiLinked()) {
+          return;
+        }
+        if (!firstOrSameAssociation(new Inode(known.device(), known.inode()), path, specified)) {
+          return;
+        }
+      }
+    }
+    byte[] currentBytes = directory.label(name, path);
+    String current = currentBytes == null ? null : new String(currentBytes, StandardCharsets.ISO_8859_1);
+    LabelRules.Decision decision = rules.decide(current, specified);
+    if (decision instanceof LabelRules.Relabel set) {
+      if (!options.dryRun()) {
+        directory.setLabel(name, set.context().getBytes(StandardCharsets.ISO_8859_1), path);
+      }
+      c.relabeled++;
+      listener.changed(new RelabelReport.Change(path, current, set.context(), !options.dryRun()));
+    } else if (decision instanceof LabelRules.KeepCustomized kept) {
+      listener.warned(text(path) + " not reset as customized by admin to " + kept.current());
+    } else if (decision instanceof LabelRules.Malformed malformed) {
+      fail(path, 0, "current label '" + malformed.current() + "' is not a context");
+    }
+  }
+
+  /**
+   * setfiles' hard link rule: the first name of an inode fixes its label; a later name whose spec
+   * gives a different label is reported and left alone.
+   */
+  private boolean firstOrSameAssociation(Inode inode, byte[] path, String context) {
+    Association first = links.putIfAbsent(inode, new Association(path, context));
+    if (first == null || first.context().equals(context)) {
+      return true;
+    }
+    listener.warned("conflicting specifications for " + text(path) + " and " + text(first.path()) + ", using "
+        + first.context() + ".");
+    return false;
+  }
+
+  void fail(byte[] path, IOException e) {
+    int errno = e instanceof NativeIoException n ? n.errno() : 0;
+    String message = e instanceof NativeIoException n ? n.operation() + ": " + dev.relabel.nativeio.Errno.describe(errno)
+        : String.valueOf(e.getMessage());
+    fail(path, errno, message);
+  }
+
+  void fail(byte[] path, int errno, String message) {
+    RelabelReport.Failure failure = new RelabelReport.Failure(path, errno, message);
+    counters.get().failures.add(failure);
+    listener.failed(failure);
+  }
+
+  static String text(byte[] path) {
+    return new String(path, StandardCharsets.UTF_8);
+  }
+
+  static byte[] join(byte[] directory, byte[] name) {
+    boolean root = directory.length == 1 && directory[0] == '/';
+    byte[] path = new byte[directory.length + (root ? 0 : 1) + name.length];
+    System.arraycopy(directory, 0, path, 0, directory.length);
+    int at = directory.length;
+    if (!root) {
+      path[at++] = '/';
+    }
+    System.arraycopy(name, 0, path, at, name.length);
+    return path;
+  }
+
+  /** The report; call only after every task has finished. */
+  RelabelReport report(Duration elapsed) {
+    long visited = 0;
+    long relabeled = 0;
+    long unmatched = 0;
+    List<RelabelReport.Failure> failures = new ArrayList<>();
+    for (Counters c : allCounters) {
+      visited += c.visited;
+      relabeled += c.relabeled;
+      unmatched += c.unmatched;
+      failures.addAll(c.failures);
+    }
+    failures.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
+    return new RelabelReport(visited, relabeled, unmatched, failures, cancelled, elapsed);
+  }
+}
