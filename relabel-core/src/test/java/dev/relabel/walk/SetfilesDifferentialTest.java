@@ -154,16 +154,17 @@ class SetfilesDifferentialTest {
   }
 
   private static String run(List<String> command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder(command).redirectErrorStream(false).start();
+    // stderr goes to a file: a child writing much to both pipes must not block on the one unread.
+    Path errors = Files.createTempFile(base, "stderr", ".txt");
+    Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
     byte[] out = process.getInputStream().readAllBytes();
-    byte[] err = process.getErrorStream().readAllBytes();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       fail("timed out: " + command);
     }
     // getfattr exits 1 when some entries have no such attribute; that is expected here.
     if (process.exitValue() != 0 && !command.get(0).equals("getfattr")) {
-      fail(command + " exited " + process.exitValue() + ": " + new String(err, StandardCharsets.UTF_8));
+      fail(command + " exited " + process.exitValue() + ": " + Files.readString(errors, StandardCharsets.UTF_8));
     }
     return new String(out, StandardCharsets.UTF_8);
   }
