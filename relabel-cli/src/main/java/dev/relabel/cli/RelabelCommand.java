@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
     description = {
       "SELinux file labelling with a libselinux-exact file_contexts matcher.",
     },
-    subcommands = {LookupCommand.class, HelpCommand.class},
+    subcommands = {DemoCommand.class, LookupCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",
