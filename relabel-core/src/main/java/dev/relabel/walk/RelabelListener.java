@@ -11,6 +11,13 @@ public interface RelabelListener {
   /** An entry could not be handled; the walk goes on. */
   default void failed(RelabelReport.Failure failure) {}
 
+  /**
+   * Progress: a worker has decided {@code entries} more entries since its last tick. Each worker
+   * ticks on its own every {@value Walk#TICK} entries, so the listener sums ticks (a
+   * {@code LongAdder} keeps that uncontended); the final count is the report's.
+   */
+  default void progress(long entries) {}
+
   /** A notice that is not a failure (a customized type kept, a hard link conflict, ...). */
   default void warned(String message) {}
 

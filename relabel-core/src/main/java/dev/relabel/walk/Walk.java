@@ -24,9 +24,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * map of multiply-linked files (only entries with more than one link are ever put there).
  */
 final class Walk {
+  /** Entries a worker decides between two progress ticks. */
+  static final int TICK = 1024;
+
   /** One worker's counts; only its own thread writes them. */
   static final class Counters {
     long visited;
+    int sinceTick;
     long relabeled;
     long unmatched;
     final List<RelabelReport.Failure> failures = new ArrayList<>();
@@ -114,6 +118,10 @@ final class Walk {
       throws IOException {
     Counters c = counters.get();
     c.visited++;
+    if (++c.sinceTick == TICK) {
+      c.sinceTick = 0;
+      listener.progress(TICK);
+    }
     if (label.kind() != Label.Kind.CONTEXT) {
       c.unmatched++;
       return;
