@@ -50,21 +50,22 @@ public final class NativeIo {
   private static final int XATTR_ARGS_SIZE = 16;
   private static final int DIRENT_BUFFER = 64 * 1024;
   private static final int LABEL_BUFFER = 4096;
+  private static final int NAME_BUFFER = 4096;
   private static final byte[] EMPTY = {0};
 
   static {
     Native.register(NativeIo.class, Platform.C_LIBRARY_NAME);
   }
 
-  private static native int openat(int dirfd, byte[] path, int flags, int mode) throws LastErrorException;
+  private static native int openat(int dirfd, Pointer path, int flags, int mode) throws LastErrorException;
 
   private static native int close(int fd) throws LastErrorException;
 
   private static native long getdents64(int fd, Pointer buffer, long size) throws LastErrorException;
 
-  private static native int statx(int dirfd, byte[] path, int flags, int mask, Pointer buffer) throws LastErrorException;
+  private static native int statx(int dirfd, Pointer path, int flags, int mask, Pointer buffer) throws LastErrorException;
 
-  private static native long syscall(long number, int dirfd, byte[] path, int atFlags, byte[] name, Pointer args, long size)
+  private static native long syscall(long number, int dirfd, Pointer path, int atFlags, Pointer name, Pointer args, long size)
       throws LastErrorException;
 
   private static native long getxattr(byte[] path, byte[] name, Pointer value, long size) throws LastErrorException;
@@ -75,8 +76,22 @@ public final class NativeIo {
 
   private static native String strerror(int errno);
 
-  /** Per-thread native buffers: each worker reuses its own, so no call allocates native memory. */
+  /** {@code "security.selinux"}, in native memory once for all calls. */
+  private static final Memory XATTR_NAME = nativeString(SELINUX_XATTR);
+
+  private static Memory nativeString(byte[] nulTerminated) {
+    Memory memory = new Memory(nulTerminated.length);
+    memory.write(0, nulTerminated, 0, nulTerminated.length);
+    return memory;
+  }
+
+  /**
+   * Per-thread native buffers: each worker reuses its own, so no call allocates native memory and
+   * JNA copies no Java array.
+   */
   private static final class Scratch {
+    /** An entry name (at most 255 bytes and its NUL), for the *at calls. */
+    final Memory name = new Memory(NAME_BUFFER);
     final Memory dirents = new Memory(DIRENT_BUFFER);
     final Memory label = new Memory(LABEL_BUFFER);
     final Memory xattrArgs = new Memory(XATTR_ARGS_SIZE);
@@ -89,6 +104,18 @@ public final class NativeIo {
   private static volatile boolean xattrAtAvailable = true;
 
   private NativeIo() {}
+
+  /**
+   * {@code name} (NUL-terminated) in the thread's native name buffer; names longer than the
+   * buffer (only whole paths can be) get their own memory.
+   */
+  private static Pointer nativeName(Scratch scratch, byte[] name) {
+    if (name.length > NAME_BUFFER) {
+      return nativeString(name);
+    }
+    scratch.name.write(0, name, 0, name.length);
+    return scratch.name;
+  }
 
   /** The C library's message for {@code errno}. */
   static String strerrorText(int errno) {
@@ -108,7 +135,7 @@ public final class NativeIo {
    */
   public static int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+      return openat(dirfd, nativeName(SCRATCH.get(), name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());
     }
@@ -177,10 +204,11 @@ public final class NativeIo {
    * an empty name ({@code {0}}) means {@code dirfd} itself.
    */
   public static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
-    Memory buffer = SCRATCH.get().stat;
+    Scratch scratch = SCRATCH.get();
+    Memory buffer = scratch.stat;
     int flags = AT_SYMLINK_NOFOLLOW | (name.length == 1 ? AT_EMPTY_PATH : 0);
     try {
-      statx(dirfd, name, flags, STATX_BASIC, buffer);
+      statx(dirfd, nativeName(scratch, name), flags, STATX_BASIC, buffer);
     } catch (LastErrorException e) {
       throw NativeIoException.of("statx", path, e.getErrorCode());
     }
@@ -215,7 +243,8 @@ public final class NativeIo {
       scratch.xattrArgs.setInt(8, LABEL_BUFFER);
       scratch.xattrArgs.setInt(12, 0);
       try {
-        long size = syscall(SYS_GETXATTRAT, dirfd, name, atFlags(name), SELINUX_XATTR, scratch.xattrArgs, XATTR_ARGS_SIZE);
+        long size = syscall(SYS_GETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), XATTR_NAME,
+            scratch.xattrArgs, XATTR_ARGS_SIZE);
         return scratch.label.getByteArray(0, (int) size);
       } catch (LastErrorException e) {
         if (e.getErrorCode() == Errno.ENODATA) {
@@ -251,7 +280,8 @@ public final class NativeIo {
       scratch.xattrArgs.setInt(8, value.length);
       scratch.xattrArgs.setInt(12, 0);
       try {
-        syscall(SYS_SETXATTRAT, dirfd, name, atFlags(name), SELINUX_XATTR, scratch.xattrArgs, XATTR_ARGS_SIZE);
+        syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), XATTR_NAME, scratch.xattrArgs,
+            XATTR_ARGS_SIZE);
         return;
       } catch (LastErrorException e) {
         if (e.getErrorCode() != Errno.ENOSYS) {
@@ -281,7 +311,8 @@ public final class NativeIo {
 
   private static int openPath(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return openat(dirfd, name.length == 1 ? new byte[] {'.', 0} : name, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
+      return openat(dirfd, nativeName(SCRATCH.get(), name.length == 1 ? new byte[] {'.', 0} : name),
+          O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());
     }
