@@ -83,15 +83,26 @@ final class DirectoryTask extends CountedCompleter<Void> {
 
   private void visitEntry(FileTree.Directory directory, SharedDirectory self, FileTree.Entry entry) {
     byte[] childPath = Walk.join(path, entry.name());
-    if (walk.isExcluded(childPath)) {
-      return;
-    }
     try {
       FileType type = entry.type();
       FileTree.Status status = null;
       if (entry.typeUnknown()) {
         status = directory.status(entry.name(), childPath);
         type = status.type();
+      }
+      // selinux_restorecon checks its exclude list for directories only (at FTS_D).
+      if (type == FileType.DIRECTORY && walk.isExcluded(childPath)) {
+        return;
+      }
+      // With -x, as selinux_restorecon: an entry on another filesystem (a mount point, or a file
+      // bind-mounted) is neither labelled nor descended.
+      if (walk.options.oneFilesystem()) {
+        if (status == null) {
+          status = directory.status(entry.name(), childPath);
+        }
+        if (status.device() != device) {
+          return;
+        }
       }
       String childName = Latin1.of(entry.name());
       walk.label(directory, entry.name(), childPath, type, status, match.lookup(childName, type));
@@ -102,6 +113,9 @@ final class DirectoryTask extends CountedCompleter<Void> {
       }
     } catch (IOException e) {
       walk.fail(childPath, e);
+    } catch (RuntimeException e) {
+      // A bug, not the filesystem: still this entry's failure, and the walk goes on.
+      walk.fail(childPath, 0, "internal error: " + e);
     }
   }
 }

@@ -12,8 +12,10 @@ import java.util.Optional;
  * @param userRoleType set user, role and type ({@code -U})
  * @param dryRun decide and report, write nothing ({@code -n})
  * @param alternateRoot match paths as if this directory were "/" ({@code -r})
- * @param excludes paths not to label nor descend into ({@code -e})
- * @param oneFilesystem do not cross into other filesystems ({@code -x})
+ * @param excludes directories not to label nor descend into ({@code -e}); as in libselinux, a root
+ *     at or beneath one is skipped, a file is not excluded (except a root without recursion)
+ * @param oneFilesystem do not cross into other filesystems ({@code -x}): as in libselinux, an entry
+ *     on another filesystem than its root's, a mount point included, is neither labelled nor descended
  * @param ignoreMissing a missing root is not an error ({@code -i})
  * @param checkSeclabel skip mounts without {@code seclabel} when SELinux is enabled (off with {@code -m})
  * @param hardLinkCheck report multiply-linked files whose names get different labels (off with {@code -A})

@@ -69,6 +69,7 @@ public final class Relabeler {
           break;
         }
         byte[] path = PathBytes.absolute(root);
+        walk.beginRoot();
         ForkJoinTask<Void> task = pool.submit(new RootTask(walk, path));
         try {
           task.get();

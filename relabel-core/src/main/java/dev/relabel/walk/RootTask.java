@@ -33,14 +33,6 @@ final class RootTask extends CountedCompleter<Void> {
   }
 
   private void start() {
-    String key = walk.key(path);
-    if (key == null) {
-      walk.fail(path, 0, "not located in the alternate root " + walk.options.alternateRoot().orElseThrow());
-      return;
-    }
-    if (walk.isExcluded(path)) {
-      return;
-    }
     boolean isRoot = path.length == 1 && path[0] == '/';
     FileTree.Directory parent = null;
     FileTree.Directory directory = null;
@@ -57,6 +49,16 @@ final class RootTask extends CountedCompleter<Void> {
         parent = walk.tree.open(parentPath);
       }
       FileTree.Status status = parent.status(name, path);
+      // As selinux_restorecon: with recursion the root is checked as fts meets it, so only a
+      // directory can be excluded; without, any root is. Both by prefix (check_excluded).
+      if ((status.type() == FileType.DIRECTORY || !walk.options.recurse()) && walk.isExcludedRoot(path)) {
+        return;
+      }
+      String key = walk.key(path);
+      if (key == null) {
+        walk.fail(path, 0, "not located in the alternate root " + walk.options.alternateRoot().orElseThrow());
+        return;
+      }
       walk.label(parent, name, path, status.type(), status, walk.matcher.lookup(key, status.type()));
       if (status.type() != FileType.DIRECTORY || !walk.options.recurse() || walk.cancelled()) {
         return;

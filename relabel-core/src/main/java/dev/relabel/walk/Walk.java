@@ -21,7 +21,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The state of one run, shared by its tasks: read-only configuration, per-worker counters (merged
  * once at the end, so the per-file path touches no shared counter), the cancel flag, and the
- * map of multiply-linked files (only entries with more than one link are ever put there).
+ * map of multiply-linked files of the current root (only entries with more than one link are ever
+ * put there).
  */
 final class Walk {
   /** Entries a worker decides between two progress ticks. */
@@ -83,12 +84,46 @@ final class Walk {
     return cancelled;
   }
 
+  /**
+   * Called before each root is walked, while no task runs. Hard link associations last one root:
+   * setfiles calls selinux_restorecon once per root, and each call empties its inode table when
+   * it ends, so a file reached again from a later root is handled again.
+   */
+  void beginRoot() {
+    links.clear();
+  }
+
   void cancel() {
     cancelled = true;
   }
 
+  /**
+   * Whether the directory {@code path}, met inside a walk, is excluded. Only an exact match is
+   * looked for: every ancestor below the root was checked when it was met, and the root's own
+   * ancestors by {@link #isExcludedRoot}. As in libselinux, only directories are checked.
+   */
   boolean isExcluded(byte[] path) {
     return !excludes.isEmpty() && excludes.contains(Latin1.of(path));
+  }
+
+  /**
+   * Whether the root {@code path} is excluded, as libselinux's {@code check_excluded} decides: it
+   * is an excluded path or lies beneath one.
+   */
+  boolean isExcludedRoot(byte[] path) {
+    if (excludes.isEmpty()) {
+      return false;
+    }
+    String text = Latin1.of(path);
+    if (excludes.contains(text)) {
+      return true;
+    }
+    for (int i = text.length() - 1; i > 0; i--) {
+      if (text.charAt(i) == '/' && excludes.contains(text.substring(0, i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -133,7 +168,7 @@ final class Walk {
         if (options.skipMultiLinked()) {
           return;
         }
-        if (!firstOrSameAssociation(new Inode(known.device(), known.inode()), path, specified)) {
+        if (!firstName(new Inode(known.device(), known.inode()), path, specified)) {
           return;
         }
       }
@@ -155,16 +190,20 @@ final class Walk {
   }
 
   /**
-   * setfiles' hard link rule: the first name of an inode fixes its label; a later name whose spec
-   * gives a different label is reported and left alone.
+   * setfiles' hard link rule (libselinux's {@code filespec_add}): the first name of an inode fixes
+   * its label and is the only one handled; every later name is left alone ("already an
+   * association and it took precedence"), and reported when its spec gives a different label.
+   * So a dry run reports one change per inode, as a real run makes one.
    */
-  private boolean firstOrSameAssociation(Inode inode, byte[] path, String context) {
+  private boolean firstName(Inode inode, byte[] path, String context) {
     Association first = links.putIfAbsent(inode, new Association(path, context));
-    if (first == null || first.context().equals(context)) {
+    if (first == null) {
       return true;
     }
-    listener.warned("conflicting specifications for " + text(path) + " and " + text(first.path()) + ", using "
-        + first.context() + ".");
+    if (!first.context().equals(context)) {
+      listener.warned("conflicting specifications for " + text(path) + " and " + text(first.path()) + ", using "
+          + first.context() + ".");
+    }
     return false;
   }
 
