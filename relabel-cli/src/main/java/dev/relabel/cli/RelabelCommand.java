@@ -21,8 +21,9 @@ import picocli.CommandLine.Spec;
  * {@link #onExecutionException}).
  *
  * <p>Exit status, for every verb: 0 for success, 1 for failure, usage errors included (as
- * {@code restorecon}'s {@code usage()} exits 1). Errors are one line on standard error,
- * {@code relabel: ...}, without a stack trace ({@code RELABEL_DEBUG=1} adds one for internal
+ * {@code restorecon}'s {@code usage()} exits 1), except that {@code setfiles} exits as setfiles(8)
+ * does: 255 for its usage errors and other failures, 1 for an unusable policy. Errors are one
+ * line on standard error, {@code relabel: ...}, without a stack trace ({@code RELABEL_DEBUG=1} adds one for internal
  * errors).
  */
 @Command(
@@ -33,11 +34,12 @@ import picocli.CommandLine.Spec;
     description = {
       "SELinux file labelling with a libselinux-exact file_contexts matcher.",
     },
-    subcommands = {DemoCommand.class, LookupCommand.class, HelpCommand.class},
+    subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",
       "1:failure: a usage error, an unusable policy, an I/O error, or what the command's help says",
+      "255:setfiles only: its usage errors and fatal errors, as setfiles(8) exits (see 'relabel setfiles --help')",
     })
 public final class RelabelCommand implements Runnable {
   /** Exit status for success. */
@@ -91,18 +93,22 @@ public final class RelabelCommand implements Runnable {
     System.exit(commandLine(Io.system()).execute(args));
   }
 
-  /** A usage error: {@code relabel: MESSAGE (see 'relabel VERB --help')}, status 1. */
+  /**
+   * A usage error: {@code relabel: MESSAGE (see 'relabel VERB --help')}, status 1 (255 for
+   * {@code setfiles}, whose usage() exits -1).
+   */
   static int onParameterException(ParameterException e, String[] args) {
     CommandLine where = e.getCommandLine();
     PrintWriter err = where.getErr();
     err.println("relabel: " + e.getMessage() + " (see '" + where.getCommandSpec().qualifiedName() + " --help')");
     err.flush();
-    return EXIT_FAILURE;
+    return where.getCommand() instanceof SetfilesCommand ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
   }
 
   /**
    * A command failed: every problem of an unusable policy on its own line
-   * ({@code relabel: FILE:LINE: message}), otherwise one line; status 1.
+   * ({@code relabel: FILE:LINE: message}), otherwise one line; status 1 (for {@code setfiles},
+   * 255 but for an unusable policy, as setfiles exits).
    */
   static int onExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
     PrintWriter err = commandLine.getErr();
@@ -122,6 +128,7 @@ public final class RelabelCommand implements Runnable {
       }
     }
     err.flush();
-    return EXIT_FAILURE;
+    boolean setfiles = commandLine.getCommand() instanceof SetfilesCommand;
+    return setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
   }
 }

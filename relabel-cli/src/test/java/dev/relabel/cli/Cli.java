@@ -12,8 +12,8 @@ import java.util.List;
 final class Cli {
   private Cli() {}
 
-  /** What a run left: its exit status, standard output (bytes) and standard error (text). */
-  record Result(int status, byte[] out, String err) {
+  /** What a run left: its exit status, standard output (bytes), standard error (text, and its bytes). */
+  record Result(int status, byte[] out, String err, byte[] errBytes) {
     /** Standard output one char per byte, so that any byte can be compared. */
     String outLatin1() {
       return new String(out, StandardCharsets.ISO_8859_1);
@@ -58,7 +58,7 @@ final class Cli {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int status = RelabelCommand.commandLine(new Io(stdin, out, err, charset)).execute(args);
-    return new Result(status, out.toByteArray(), err.toString(charset));
+    return new Result(status, out.toByteArray(), err.toString(charset), err.toByteArray());
   }
 
   /** A string's bytes, one per char (chars must be below 256). */

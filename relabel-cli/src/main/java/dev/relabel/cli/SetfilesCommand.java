@@ -1,0 +1,539 @@
+package dev.relabel.cli;
+
+import dev.relabel.context.CustomizableTypes;
+import dev.relabel.match.Label;
+import dev.relabel.match.LabelMatcher;
+import dev.relabel.nativeio.Errno;
+import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.spec.FileType;
+import dev.relabel.spec.PolicyException;
+import dev.relabel.spec.PolicyLoader;
+import dev.relabel.walk.RelabelOptions;
+import dev.relabel.walk.NativeFileTree;
+import dev.relabel.walk.Relabeler;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code relabel setfiles}: Debian's {@code setfiles} (policycoreutils 3.4) on the parallel
+ * engine, with its options, its messages and its exit statuses.
+ */
+@Command(
+    name = "setfiles",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    separator = " ",
+    usageHelpWidth = 100,
+    customSynopsis = {
+      "relabel setfiles [-CFimnqvAjU] [-e DIR]... [-r ROOT] [-T N] SPEC_FILE PATH...",
+      "       relabel setfiles [-CFimnqvAjU0] [-e DIR]... [-r ROOT] [-T N] SPEC_FILE -f FILE|-s",
+    },
+    description = {
+      "Set the SELinux label of each PATH, and of everything below it, to what SPEC_FILE (a"
+          + " file_contexts, with its .local, .homedirs, .subs and .subs_dist) gives it, as"
+          + " setfiles(8) does. Without -F only the type of a labelled entry is changed, and an"
+          + " entry whose label has a customizable type (of the system policy, as libselinux reads"
+          + " them) is left alone. Mount points are not"
+          + " crossed. A PATH is expanded as setfiles expands it (glob(3) with ~, {a,b} and"
+          + " wildcards; a PATH that matches nothing stands for itself); PATH/. and PATH/.. are"
+          + " skipped. The contexts in SPEC_FILE are checked for syntax only, and a spec given"
+          + " twice is an error.",
+    },
+    footerHeading = "%nOutput:%n",
+    footer = {
+      "Standard output: with -v, one line per change, 'Relabeled PATH from OLD to NEW', or"
+          + " 'Would relabel PATH from OLD to NEW' with -n (OLD is '(null)' for an unlabelled"
+          + " entry), and 'PATH not reset as customized by admin to CONTEXT'; always 'Warning no"
+          + " default label for PATH' when no spec (or <<none>>) applies to a PATH given itself"
+          + " (PATH below ROOT with -r). Paths are written as raw bytes. Lines of one run come"
+          + " from several threads, so their order may vary from run to run with -T.",
+      "",
+      "Standard error, where setfiles says so with its name: 'relabel: lstat(PATH) failed: REASON',"
+          + " 'relabel: PATH is not located in alt_rootpath ROOT', 'relabel: Could not set context"
+          + " for PATH:  REASON', 'relabel: Could not read PATH: REASON.', 'relabel: conflicting"
+          + " specifications for PATH and PATH, using CONTEXT.', and a bad SPEC_FILE as"
+          + " 'relabel: FILE:LINE: message'.",
+      "",
+      "Exit status:",
+      "  0    no error (a directory that cannot be read is reported, but is not an error, as in"
+          + " setfiles)",
+      "  1    an unusable SPEC_FILE (nothing is relabelled); or, with -C, only entries that could"
+          + " not be relabelled",
+      "  255  a usage error, a missing PATH (without -i), a missing SPEC_FILE, an entry that"
+          + " could not be relabelled (without -C)",
+      "",
+      "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
+          + " -d (print the spec each file matched), -D and -I (directory digests), -E"
+          + " (conflicts as errors), -l (syslog), -p (progress), -W (specs that matched nothing),"
+          + " -x (restorecon's; setfiles never crosses mount points). -A, -j and -U are from"
+          + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
+          + " (setfiles' -h prints its usage and exits 255).",
+    })
+public final class SetfilesCommand implements Callable<Integer> {
+  /** setfiles' status for usage errors and fatal errors: {@code exit(-1)}. */
+  public static final int EXIT_FATAL = 255;
+  /** setfiles' status for an unusable spec file, and with -C for entry errors only. */
+  public static final int EXIT_ERRORS = 1;
+
+  @ParentCommand
+  private RelabelCommand parent;
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "-F", description = "Force: set the whole context (user, role, type, range), also over a customizable type.")
+  private boolean force;
+
+  @Option(names = "-U", description = "Set user, role and type, not only the type (setfiles 3.5+).")
+  private boolean userRoleType;
+
+  @Option(names = "-n", description = "Change nothing; with -v, print what would change.")
+  private boolean dryRun;
+
+  @Option(names = "-v", description = "Print each change.")
+  private boolean verbose;
+
+  @Option(names = {"-r", "-R"}, paramLabel = "ROOT",
+      description = "Label the tree under ROOT as if ROOT were /; every PATH must lie under ROOT.")
+  private List<String> alternateRoots = new ArrayList<>();
+
+  @Option(names = "-e", paramLabel = "DIR",
+      description = "Skip the directory DIR (a full path) and everything below it; may be repeated."
+          + " A DIR that does not exist is ignored with a warning, as setfiles does.")
+  private List<String> excludes = new ArrayList<>();
+
+  @Option(names = "-i", description = "A PATH that does not exist is not an error.")
+  private boolean ignoreMissing;
+
+  @Option(names = "-m", description = "Do not skip the mounts without seclabel (only skipped when SELinux is enabled).")
+  private boolean noSeclabelCheck;
+
+  @Option(names = "-A", description = "Do not check hard links for conflicting labels (setfiles 3.5+).")
+  private boolean noHardLinkCheck;
+
+  @Option(names = "-j", description = "Leave files with more than one hard link alone (setfiles 3.5+).")
+  private boolean skipMultiLinked;
+
+  @Option(names = "-T", paramLabel = "N", description = "Use N threads; 0 for one per core. Default: 1.")
+  private String threads = "1";
+
+  @Option(names = "-C", description = "Exit 1, not 255, when the only errors are entries that could not be relabelled.")
+  private boolean countErrors;
+
+  @Option(names = "-q", description = "No effect (deprecated in setfiles, kept for scripts).")
+  private boolean quiet;
+
+  @Option(names = "-o", paramLabel = "FILE", hidden = true,
+      description = "No effect but a warning, as in setfiles ('-o option no longer supported').")
+  private List<String> outFiles = new ArrayList<>();
+
+  @Option(names = "-f", paramLabel = "FILE",
+      description = "Read the paths from FILE ('-' for standard input), one per line, instead of PATH arguments.")
+  private String inputFile;
+
+  @Option(names = "-s", description = "Read the paths from standard input (as -f -), without the hard link check.")
+  private boolean standardInput;
+
+  @Option(names = "-0", description = "With -f or -s, the paths are separated by NUL bytes, not newlines (no effect otherwise).")
+  private boolean nulSeparated;
+
+  // Accepted by setfiles but refused here, each with its reason (see the footer).
+  @Option(names = "-c", paramLabel = "POLICY", hidden = true)
+  private String binaryPolicy;
+
+  @Option(names = "-d", hidden = true)
+  private boolean printMatches;
+
+  @Option(names = "-D", hidden = true)
+  private boolean digests;
+
+  @Option(names = "-I", hidden = true)
+  private boolean ignoreDigests;
+
+  @Option(names = "-E", hidden = true)
+  private boolean conflictErrors;
+
+  @Option(names = "-l", hidden = true)
+  private boolean syslog;
+
+  @Option(names = "-p", hidden = true)
+  private boolean progress;
+
+  @Option(names = "-W", hidden = true)
+  private boolean warnNoMatch;
+
+  @Option(names = "-x", hidden = true)
+  private boolean oneFilesystem;
+
+  @Parameters(index = "0", paramLabel = "SPEC_FILE", description = "The file_contexts to label with.")
+  private String specFile;
+
+  @Parameters(index = "1..*", arity = "0..*", paramLabel = "PATH", description = "The trees and files to label.")
+  private List<String> paths = new ArrayList<>();
+
+  private Charset charset;
+  private SetfilesOutput output;
+  private LabelMatcher matcher;
+  private Relabeler relabeler;
+  /** The alternate root, absolute, normalized, one char per decoded char; null without -r. */
+  private String alternateRoot;
+  /** The -e directories, without trailing slashes. */
+  private final List<String> excludedDirectories = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException, PolicyException {
+    refuseUnsupported();
+    Io io = parent.io();
+    charset = io.charset();
+    output = new SetfilesOutput(io, charset, verbose);
+    try {
+      return run(io);
+    } finally {
+      output.flush();
+    }
+  }
+
+  private int run(Io io) throws IOException, PolicyException {
+    for (int i = 0; i < outFiles.size(); i++) {
+      output.error(SetfilesOutput.PREFIX + "-o option no longer supported\n");
+    }
+    Integer status = checkAlternateRoot();
+    if (status == null) {
+      status = checkExcludes();
+    }
+    if (status != null) {
+      return status;
+    }
+    int threadCount = threadCount();
+    boolean readList = inputFile != null || standardInput;
+    if (readList && !paths.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "PATH arguments cannot be mixed with -f or -s");
+    }
+    if (!readList && paths.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
+    }
+    status = checkSpecFile();
+    if (status != null) {
+      return status;
+    }
+    matcher = LabelMatcher.compile(PolicyLoader.validating().load(Path.of(specFile)));
+    RelabelOptions options = RelabelOptions.defaults()
+        .withThreads(threadCount)
+        .withForce(force)
+        .withUserRoleType(userRoleType)
+        .withDryRun(dryRun)
+        .withExcludes(excludedDirectories.stream().map(Path::of).toList())
+        .withOneFilesystem(true)
+        .withIgnoreMissing(ignoreMissing)
+        .withCheckSeclabel(!noSeclabelCheck)
+        .withHardLinkCheck(!noHardLinkCheck && !standardInput)
+        .withSkipMultiLinked(skipMultiLinked)
+        .withRecurse(true);
+    if (alternateRoot != null) {
+      options = options.withAlternateRoot(Path.of(alternateRoot));
+    }
+    relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(), output);
+    Glob glob = new Glob(charset);
+    if (readList) {
+      String file = standardInput ? "-" : inputFile;
+      byte[] list;
+      try {
+        list = file.equals("-") ? readAll(io.in()) : Files.readAllBytes(Path.of(file));
+      } catch (IOException | InvalidPathException e) {
+        output.fatal("Unable to open " + file + ": " + reason(e) + "\n");
+        return EXIT_FATAL;
+      }
+      for (String path : records(list, nulSeparated ? (byte) 0 : (byte) '\n')) {
+        labelPattern(glob, path);
+      }
+    } else {
+      for (String path : paths) {
+        labelPattern(glob, path);
+      }
+    }
+    output.flush();
+    if (output.hasFatal()) {
+      return EXIT_FATAL;
+    }
+    if (output.hasEntryErrors()) {
+      return countErrors ? EXIT_ERRORS : EXIT_FATAL;
+    }
+    return RelabelCommand.EXIT_OK;
+  }
+
+  private void refuseUnsupported() {
+    String refused = null;
+    if (binaryPolicy != null) {
+      refused = "-c (check contexts against a binary policy) is not supported";
+    } else if (printMatches) {
+      refused = "-d (print the spec each file matched) is not supported: the engine reports changed files only";
+    } else if (digests || ignoreDigests) {
+      refused = (digests ? "-D" : "-I") + " (directory digests, security.sehash) is not supported: every entry is"
+          + " always checked and no digest is written";
+    } else if (conflictErrors) {
+      refused = "-E (hard link conflicts as errors) is not supported";
+    } else if (syslog) {
+      refused = "-l (log changes to syslog) is not supported";
+    } else if (progress) {
+      refused = "-p (progress) is not supported";
+    } else if (warnNoMatch) {
+      refused = "-W (report specs that matched no file) is not supported";
+    } else if (oneFilesystem) {
+      refused = "-x is restorecon's option: setfiles never crosses mount points";
+    }
+    if (refused != null) {
+      throw new ParameterException(spec.commandLine(), refused);
+    }
+  }
+
+  /** setfiles' -r checks: the path must exist, be given once, and not be "/". */
+  private Integer checkAlternateRoot() {
+    for (int i = 0; i < alternateRoots.size(); i++) {
+      String root = alternateRoots.get(i);
+      int errno = lstat(root).errno();
+      if (errno != 0 && errno != Errno.EACCES) {
+        output.fatal("Can't stat alt_root_path \"" + root + "\", " + SetfilesOutput.strerror(errno) + "\n");
+        return EXIT_FATAL;
+      }
+      if (i > 0) {
+        output.fatal(SetfilesOutput.PREFIX + "only one -r can be specified\n");
+        return EXIT_FATAL;
+      }
+      if (root.equals("/")) {
+        output.fatal(SetfilesOutput.PREFIX + " invalid alt_rootpath: /\n");
+        return EXIT_FATAL;
+      }
+      try {
+        alternateRoot = Path.of(root).toAbsolutePath().normalize().toString();
+      } catch (InvalidPathException e) {
+        output.fatal("Can't stat alt_root_path \"" + root + "\", " + e.getReason() + "\n");
+        return EXIT_FATAL;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * setfiles' -e: a path that cannot be stat'ed is ignored with a warning; a relative one is
+   * fatal. Only directories are ever excluded (setfiles checks exclusions on directories only).
+   */
+  private Integer checkExcludes() {
+    for (String exclude : excludes) {
+      Lstat lstat = lstat(exclude);
+      NativeIo.FileStat stat = lstat.stat();
+      int errno = lstat.errno();
+      if (errno != 0 && errno != Errno.EACCES) {
+        output.error("Can't stat exclude path \"" + exclude + "\", " + SetfilesOutput.strerror(errno) + " - ignoring.\n");
+        continue;
+      }
+      if (!exclude.startsWith("/")) {
+        output.fatal("Full path required for exclude: " + exclude + ".\n");
+        return EXIT_FATAL;
+      }
+      if (stat != null && FileType.fromMode(stat.mode()) != FileType.DIRECTORY) {
+        continue;
+      }
+      excludedDirectories.add(stripTrailingSlashes(exclude));
+    }
+    return null;
+  }
+
+  private int threadCount() {
+    if (threads.isEmpty() || !threads.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw new ParameterException(spec.commandLine(), "invalid thread count for -T: '" + threads + "'");
+    }
+    try {
+      int n = Integer.parseInt(threads);
+      if (n > 32767) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new ParameterException(spec.commandLine(), "too many threads for -T: " + threads + " (at most 32767)");
+    }
+  }
+
+  /** setfiles stat()s the spec file: it must exist and be a regular file. */
+  private Integer checkSpecFile() {
+    Path file;
+    try {
+      file = Path.of(specFile);
+    } catch (InvalidPathException e) {
+      output.fatal(specFile + ": " + e.getReason() + "\n");
+      return EXIT_FATAL;
+    }
+    if (!Files.exists(file)) {
+      int errno = lstat(specFile).errno();
+      output.fatal(specFile + ": " + SetfilesOutput.strerror(errno == 0 ? Errno.ENOENT : errno) + "\n");
+      return EXIT_FATAL;
+    }
+    if (!Files.isRegularFile(file)) {
+      output.fatal(SetfilesOutput.PREFIX + " spec file " + specFile + " is not a regular file.\n");
+      return EXIT_FATAL;
+    }
+    return null;
+  }
+
+  /** One PATH argument or list entry: its glob expansion, each labelled in turn. */
+  private void labelPattern(Glob glob, String pattern) {
+    for (String path : glob.expand(pattern)) {
+      int length = path.getBytes(charset).length;
+      if ((length > 2 && path.endsWith("/.")) || (length > 3 && path.endsWith("/.."))) {
+        continue; // setfiles skips these expansions of a '*'
+      }
+      label(path);
+    }
+  }
+
+  /** setfiles' selinux_restorecon() of one path: checks, the root's lookup warning, then the walk. */
+  private void label(String given) {
+    Lstat lstat = lstat(given);
+    if (lstat.stat() == null) {
+      if (!(ignoreMissing && lstat.errno() == Errno.ENOENT)) {
+        output.fatal(output.concat(SetfilesOutput.PREFIX + "lstat(", given.getBytes(charset),
+            ") failed: " + SetfilesOutput.strerror(lstat.errno()) + "\n"));
+      }
+      return;
+    }
+    NativeIo.FileStat stat = lstat.stat();
+    Path absolute;
+    try {
+      absolute = Path.of(given).toAbsolutePath().normalize();
+    } catch (InvalidPathException e) {
+      output.fatal(SetfilesOutput.PREFIX + "lstat(" + given + ") failed: " + e.getReason() + "\n");
+      return;
+    }
+    String text = absolute.toString();
+    // setfiles names the root as given: "/srv/" stays "/srv/" (its entries are "/srv/x" either way).
+    String shown = given.startsWith("/") && stripTrailingSlashes(given).equals(text) ? given : text;
+    FileType type = FileType.fromMode(stat.mode());
+    String key = shown;
+    if (alternateRoot != null) {
+      if (text.equals(alternateRoot)) {
+        key = "";
+      } else if (text.startsWith(alternateRoot) && text.charAt(alternateRoot.length()) == '/') {
+        key = shown.substring(alternateRoot.length());
+      } else {
+        output.entryError(output.concat(SetfilesOutput.PREFIX, shown.getBytes(charset),
+            " is not located in alt_rootpath " + alternateRoot + "\n"));
+        return;
+      }
+    }
+    if (type == FileType.DIRECTORY && isExcluded(text)) {
+      return;
+    }
+    byte[] keyBytes = key.getBytes(charset);
+    Label label = matcher.lookup(key.isEmpty() ? new byte[] {'/'} : keyBytes, type);
+    if (label.kind() != Label.Kind.CONTEXT) {
+      output.info(output.concat("Warning no default label for ", keyBytes, "\n"));
+    }
+    output.nameRoot(text.getBytes(charset), shown.getBytes(charset));
+    relabeler.run(List.of(absolute));
+  }
+
+  private static String stripTrailingSlashes(String path) {
+    int end = path.length();
+    while (end > 1 && path.charAt(end - 1) == '/') {
+      end--;
+    }
+    return path.substring(0, end);
+  }
+
+  /**
+   * The customizable types libselinux's is_context_customizable() reads: those of the system
+   * policy ({@code /etc/selinux/TYPE/contexts/customizable_types}, TYPE from
+   * {@code /etc/selinux/config}, {@code targeted} without one), whatever SPEC_FILE is.
+   */
+  static Set<String> systemCustomizableTypes() throws IOException {
+    Path fileContexts;
+    try {
+      fileContexts = PolicyLoader.systemFileContexts(Path.of("/"));
+    } catch (PolicyException e) {
+      fileContexts = Path.of("/etc/selinux", PolicyLoader.DEFAULT_POLICY_TYPE, "contexts/files/file_contexts");
+    }
+    return CustomizableTypes.forFileContexts(fileContexts);
+  }
+
+  /** Whether a directory lies in an -e directory, compared as text as libselinux does. */
+  private boolean isExcluded(String path) {
+    for (String exclude : excludedDirectories) {
+      if (path.startsWith(exclude)
+          && (path.length() == exclude.length() || path.charAt(exclude.length()) == '/')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** lstat(2) of a path as given: its status, or the errno it failed with. */
+  private record Lstat(NativeIo.FileStat stat, int errno) {}
+
+  private Lstat lstat(String path) {
+    byte[] bytes = path.getBytes(charset);
+    if (bytes.length == 0) {
+      return new Lstat(null, Errno.ENOENT);
+    }
+    try {
+      return new Lstat(NativeIo.stat(NativeIo.AT_FDCWD, NativeIo.nul(bytes), bytes), 0);
+    } catch (NativeIoException e) {
+      return new Lstat(null, e.errno());
+    }
+  }
+
+  /**
+   * getdelim's records: split at {@code delimiter}; a last record without one counts too. As
+   * setfiles reads each record as a C string, a record ends at its first NUL.
+   */
+  private List<String> records(byte[] list, byte delimiter) {
+    List<String> records = new ArrayList<>();
+    int start = 0;
+    for (int i = 0; i <= list.length; i++) {
+      if (i == list.length ? start < list.length : list[i] == delimiter) {
+        int end = start;
+        while (end < i && list[end] != 0) {
+          end++;
+        }
+        records.add(new String(list, start, end - start, charset));
+        start = i + 1;
+      }
+    }
+    return records;
+  }
+
+  private static byte[] readAll(InputStream in) throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    in.transferTo(bytes);
+    return bytes.toByteArray();
+  }
+
+  private static String reason(Exception e) {
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return SetfilesOutput.strerror(Errno.ENOENT);
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return SetfilesOutput.strerror(Errno.EACCES);
+    }
+    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason();
+    }
+    return String.valueOf(e.getMessage());
+  }
+}

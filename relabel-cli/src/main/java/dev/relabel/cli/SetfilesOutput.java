@@ -1,0 +1,221 @@
+package dev.relabel.cli;
+
+import dev.relabel.nativeio.Errno;
+import dev.relabel.walk.RelabelListener;
+import dev.relabel.walk.RelabelReport;
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What {@code relabel setfiles} prints, in setfiles' words, from any thread: the engine's changes,
+ * failures and warnings as setfiles 3.4 (through libselinux's {@code selinux_restorecon}) prints
+ * them, and the tally of errors that decides the exit status.
+ *
+ * <p>Informational lines go to a buffered standard output; each error line is one write to
+ * standard error, after standard output has been flushed (as setfiles' log callback does), so
+ * the two streams keep their order and no line is ever split. Paths are written as raw bytes.
+ * Where setfiles prefixes a line with its {@code argv[0]}, this prints {@code relabel: }.
+ */
+final class SetfilesOutput implements RelabelListener {
+  static final String PREFIX = "relabel: ";
+
+  private static final byte[] RELABELED = ascii("Relabeled ");
+  private static final byte[] WOULD_RELABEL = ascii("Would relabel ");
+  private static final byte[] FROM = ascii(" from ");
+  private static final byte[] TO = ascii(" to ");
+  private static final byte[] NULL = ascii("(null)");
+
+  private final OutputStream out;
+  private final OutputStream err;
+  private final Charset charset;
+  private final boolean verbose;
+  private boolean broken;
+  /** The root being walked as the engine names it, and as setfiles would; see {@link #nameRoot}. */
+  private volatile byte[] root;
+  private volatile byte[] rootShown;
+  /** Errors that fail the whole run (status 255 whatever -C says). */
+  private long fatal;
+  /** Errors on single entries (status 255, or 1 with -C). */
+  private long entryErrors;
+
+  /**
+   * @param charset the charset of messages and of paths held as strings
+   * @param verbose {@code -v}: print each change and each customized label kept
+   */
+  SetfilesOutput(Io io, Charset charset, boolean verbose) {
+    this.out = new BufferedOutputStream(io.out(), 1 << 16);
+    this.err = io.err();
+    this.charset = charset;
+    this.verbose = verbose;
+  }
+
+  /** {@code Relabeled PATH from OLD to NEW}, or {@code Would relabel ...} in a dry run; OLD {@code (null)} for no label. */
+  @Override
+  public void changed(RelabelReport.Change change) {
+    if (!verbose) {
+      return;
+    }
+    ByteArrayOutputStream line = new ByteArrayOutputStream(change.path().length + 128);
+    line.writeBytes(change.applied() ? RELABELED : WOULD_RELABEL);
+    line.writeBytes(shown(change.path()));
+    line.writeBytes(FROM);
+    line.writeBytes(change.from() == null ? NULL : change.from().getBytes(StandardCharsets.ISO_8859_1));
+    line.writeBytes(TO);
+    line.writeBytes(change.to().getBytes(StandardCharsets.ISO_8859_1));
+    line.write('\n');
+    info(line.toByteArray());
+  }
+
+  /**
+   * An entry the engine could not handle, said as setfiles says it. Labels that cannot be read,
+   * compared or written are entry errors ({@code Could not set context for PATH:  REASON}); a
+   * directory that cannot be read or an entry that cannot be stat'ed is only reported, as fts
+   * reports it to setfiles, and does not change the exit status.
+   */
+  @Override
+  public void failed(RelabelReport.Failure failure) {
+    String message = failure.message();
+    String operation = message.indexOf(':') > 0 ? message.substring(0, message.indexOf(':')) : "";
+    byte[] path = shown(failure.path());
+    if (message.startsWith("current label '")) {
+      // libselinux cannot parse the current context to compare types: EINVAL.
+      entryError(concat(PREFIX + "Could not set context for ", path, ":  " + strerror(Errno.EINVAL) + "\n"));
+    } else if (message.startsWith("internal error")) {
+      fatal(concat(PREFIX, path, ": " + message + "\n"));
+    } else if (failure.errno() != 0 && (operation.equals("openat") || operation.equals("getdents64"))) {
+      error(concat(PREFIX + "Could not read ", path, ": " + strerror(failure.errno()) + ".\n"));
+    } else if (failure.errno() != 0 && operation.equals("statx")) {
+      error(concat(PREFIX + "Could not stat ", path, ": " + strerror(failure.errno()) + ".\n"));
+    } else if (failure.errno() != 0) {
+      entryError(concat(PREFIX + "Could not set context for ", path, ":  " + strerror(failure.errno()) + "\n"));
+    } else {
+      entryError(concat(PREFIX, path, ": " + message + "\n"));
+    }
+  }
+
+  /**
+   * A customized label kept (shown with {@code -v}, on standard output, as libselinux does) or a
+   * hard link whose names want different labels (always, on standard error).
+   */
+  @Override
+  public void warned(String message) {
+    if (message.startsWith("conflicting specifications for ")) {
+      error((PREFIX + message + "\n").getBytes(charset));
+    } else if (verbose) {
+      info((message + "\n").getBytes(charset));
+    }
+  }
+
+  /**
+   * Before each walk: the engine names the root {@code root} (absolute, normalized), setfiles
+   * would name it {@code shown} (as given, a trailing slash kept).
+   */
+  void nameRoot(byte[] root, byte[] shown) {
+    this.rootShown = shown;
+    this.root = root;
+  }
+
+  private byte[] shown(byte[] path) {
+    byte[] r = root;
+    return r != null && java.util.Arrays.equals(r, path) ? rootShown : path;
+  }
+
+  /** A line on standard output. */
+  synchronized void info(byte[] line) {
+    if (broken) {
+      return;
+    }
+    try {
+      out.write(line);
+    } catch (IOException e) {
+      broken = true; // setfiles does not stop for a closed standard output either
+    }
+  }
+
+  /** A message on standard error that does not change the exit status. */
+  synchronized void error(byte[] line) {
+    try {
+      if (!broken) {
+        out.flush();
+      }
+    } catch (IOException e) {
+      broken = true;
+    }
+    try {
+      err.write(line);
+      err.flush();
+    } catch (IOException e) {
+      // nowhere left to say it
+    }
+  }
+
+  void error(String line) {
+    error(line.getBytes(charset));
+  }
+
+  /** An error on one entry: exit status 255, or 1 with -C when there is no other error. */
+  synchronized void entryError(byte[] line) {
+    entryErrors++;
+    error(line);
+  }
+
+  /** An error that fails the run: exit status 255. */
+  synchronized void fatal(byte[] line) {
+    fatal++;
+    error(line);
+  }
+
+  void fatal(String line) {
+    fatal(line.getBytes(charset));
+  }
+
+  synchronized void entryError(String line) {
+    entryError(line.getBytes(charset));
+  }
+
+  synchronized boolean hasFatal() {
+    return fatal > 0;
+  }
+
+  synchronized boolean hasEntryErrors() {
+    return entryErrors > 0;
+  }
+
+  synchronized void flush() {
+    if (broken) {
+      return;
+    }
+    try {
+      out.flush();
+    } catch (IOException e) {
+      broken = true;
+    }
+  }
+
+  /** {@code head + path + tail}, the path as raw bytes. */
+  byte[] concat(String head, byte[] path, String tail) {
+    ByteArrayOutputStream line = new ByteArrayOutputStream(path.length + 96);
+    line.writeBytes(head.getBytes(charset));
+    line.writeBytes(path);
+    line.writeBytes(tail.getBytes(charset));
+    return line.toByteArray();
+  }
+
+  /** The C library's text for an errno, as {@code %m} prints it. */
+  static String strerror(int errno) {
+    String described = Errno.describe(errno);
+    int open = described.indexOf(" (");
+    if (open >= 0 && described.endsWith(")")) {
+      return described.substring(open + 2, described.length() - 1);
+    }
+    return "Unknown error " + errno;
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+}
