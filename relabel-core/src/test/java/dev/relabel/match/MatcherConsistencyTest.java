@@ -75,6 +75,32 @@ class MatcherConsistencyTest {
   }
 
   @Test
+  void directoryNarrowingNeverDropsWhatTheExpressionKeeps() {
+    java.util.Set<String> directories = new java.util.TreeSet<>();
+    for (String path : keys) {
+      int slash = path.lastIndexOf('/');
+      directories.add(slash == 0 ? "/" : path.substring(0, slash + 1));
+    }
+    List<String> wrong = new ArrayList<>();
+    int checked = 0;
+    for (String prefix : directories) {
+      String keyPrefix = prefix.equals("/") ? "/" : matcher.normalizer().key(prefix) + "/";
+      for (int rank = 0; rank < matcher.specCount() && wrong.size() < 20; rank++) {
+        CompiledSpec spec = matcher.spec(rank);
+        if (!keyPrefix.startsWith(spec.requiredPrefix) && !spec.requiredPrefix.startsWith(keyPrefix)) {
+          continue;
+        }
+        checked++;
+        if (!spec.mayMatchExtensionOf(keyPrefix) && spec.mayMatchExtensionByExpression(keyPrefix)) {
+          wrong.add(spec.spec + " (" + spec.shape() + ") dropped under " + keyPrefix);
+        }
+      }
+    }
+    assertEquals(List.of(), wrong, "checked " + checked + " directory/spec pairs");
+    assertTrue(checked > 100_000, "too few pairs checked: " + checked);
+  }
+
+  @Test
   void directoryWalkAgreesWithPlainLookup() {
     Map<String, DirectoryMatch> directories = new HashMap<>();
     directories.put("/", matcher.directory("/"));
