@@ -1,7 +1,19 @@
 package dev.relabel.regex;
 
+import static dev.relabel.regex.PcreByteSets.alpha;
+import static dev.relabel.regex.PcreByteSets.chars;
+import static dev.relabel.regex.PcreByteSets.complement;
+import static dev.relabel.regex.PcreByteSets.digits;
+import static dev.relabel.regex.PcreByteSets.escapeSet;
+import static dev.relabel.regex.PcreByteSets.javaSet;
+import static dev.relabel.regex.PcreByteSets.posixSet;
+import static dev.relabel.regex.PcreByteSets.propertySet;
+import static dev.relabel.regex.PcreByteSets.range;
+
+import java.util.ArrayDeque;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -59,6 +71,8 @@ final class PcreTranslator {
   private static final int MAX_REPEAT_COUNT = 65535;
   private static final int MAX_LOOKBEHIND = 65535;
   private static final int MAX_NAME_SIZE = 32;
+  /** PCRE2's default parens_nest_limit. */
+  private static final int PARENS_NEST_LIMIT = 250;
   /** PCRE2's limit on compiled code units (LINK_SIZE 2, as Debian builds it). */
   private static final long MAX_PATTERN_SIZE = 1 << 16;
   /** {@code \p{...}} names longer than this are errors in PCRE2 (its buffer holds 49). */
@@ -71,229 +85,10 @@ final class PcreTranslator {
   private enum Shape {
     /** A set of bytes or one byte. */
     ONE_BYTE,
-    /** \\R or \\X: one opcode in PCRE2, a group in Java. */
+    /** \R or \X: one opcode in PCRE2, a group in Java. */
     TYPE,
     GROUP,
     OTHER
-  }
-
-  /**
-   * What PCRE2 compiles a one-byte item to, as far as its auto-possessification looks: a character
-   * type (\\d, \\S, \\h, ., \\R, ...) or a Unicode property, with the bytes it matches. PCRE2
-   * makes a repeat possessive when it takes the repeated item and the next one to share no
-   * character. For types it reads a table (autoposstab) and for properties a few more
-   * (propposstab, catposstab, posspropstab), written with Unicode, UCP or other newlines in mind.
-   * For libselinux's setup (8-bit, no UCP, default tables, newline LF) some entries are wrong: the
-   * table takes \\s to include NEL (0x85) and NBSP (0xA0) and "." to exclude every vertical space,
-   * where here \\s excludes both and "." excludes only LF; and \\P{Ll} and \\P{Lu} are taken to be
-   * disjoint. So PCRE2 makes \\S+ possessive before \\h, and \\S+\\h never matches "a\\xA0".
-   * Chars and classes it compares by their bytes, correctly. This class finds the wrong entries by
-   * comparing PCRE2's verdict with the bytes.
-   */
-  static final class Op {
-    // autoposstab's rows and columns, as in pcre2_auto_possess.c.
-    static final int NOT_DIGIT = 0;
-    static final int DIGIT = 1;
-    static final int NOT_WHITESPACE = 2;
-    static final int WHITESPACE = 3;
-    static final int NOT_WORDCHAR = 4;
-    static final int WORDCHAR = 5;
-    static final int ANY = 6;
-    static final int ALLANY = 7;
-    static final int ANYBYTE = 8;
-    static final int NOTPROP = 9;
-    static final int PROP = 10;
-    static final int ANYNL = 11;
-    static final int NOT_HSPACE = 12;
-    static final int HSPACE = 13;
-    static final int NOT_VSPACE = 14;
-    static final int VSPACE = 15;
-    static final int EXTUNI = 16;
-
-    // PCRE2's property types and the category numbers they use.
-    static final int PT_ANY = 0;
-    static final int PT_LAMP = 1;
-    static final int PT_GC = 2;
-    static final int PT_PC = 3;
-    static final int PT_ALNUM = 6;
-    static final int PT_SPACE = 7;
-    static final int PT_PXSPACE = 8;
-    static final int PT_WORD = 9;
-    static final int PT_UCNC = 11;
-    static final String GENERAL = "clmnpsz";
-    static final String PARTICULAR = "cc cf cn co cs ll lm lo lt lu mc me mn nd nl no pc pd pe pf pi po ps sc sk sm so zl zp zs";
-    private static final int GC_C = 0;
-    private static final int GC_L = 1;
-    private static final int GC_N = 3;
-    private static final int GC_P = 4;
-    private static final int GC_Z = 6;
-    private static final int PC_CC = 0;
-    private static final int PC_NL = 14;
-    private static final int PC_PO = 21;
-
-    /** autoposstab from PCRE2 10.42, the columns for \\Z \\z $ left out (no item stands there). */
-    private static final String[] AUTOPOSSTAB = {
-        "01000000000000000", "10011000000101010", "00010000000101010", "01100100000000000",
-        "01000100000000000", "00011000000101010", "00000000000100000", "00000000000000000",
-        "00000000000000000", "00000000000000000", "00000000000000000", "01010110000001000",
-        "00000000000001000", "01100100000110010", "00000000000100010", "01100100000001100",
-        "00000000000000000"};
-
-    /** propposstab from PCRE2 10.42, by PT_ANY, PT_LAMP, PT_GC, PT_PC, ..., PT_BOOL. */
-    private static final int[][] PROPPOSSTAB = {
-        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 3, 0, 0, 0, 0, 3, 1, 1, 0, 0, 0, 0, 0},
-        {0, 0, 2, 4, 0, 0, 9, 10, 10, 11, 0, 0, 0, 0}, {0, 0, 5, 2, 0, 0, 15, 16, 16, 17, 0, 0, 0, 0},
-        {0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0},
-        {0, 3, 6, 12, 0, 0, 3, 1, 1, 0, 0, 0, 0, 0}, {0, 1, 7, 13, 0, 0, 1, 3, 3, 1, 0, 0, 0, 0},
-        {0, 1, 7, 13, 0, 0, 1, 3, 3, 1, 0, 0, 0, 0}, {0, 0, 8, 14, 0, 0, 0, 1, 1, 3, 0, 0, 0, 0},
-        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0},
-        {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
-
-    /** catposstab: 1 where the particular category (column) is not in the general one (row). */
-    private static final String[] CATPOSSTAB = {
-        "000001111111111111111111111111", "111110000011111111111111111111", "111111111100011111111111111111",
-        "111111111111100011111111111111", "111111111111111100000001111111", "111111111111111111111110000111",
-        "111111111111111111111111111000"};
-
-    /** posspropstab: ALNUM, SPACE (and PXSPACE), WORD: two general, a general and a particular category. */
-    private static final int[][] POSSPROPSTAB = {
-        {GC_L, GC_N, GC_N, PC_NL}, {GC_Z, GC_Z, GC_C, PC_CC}, {GC_L, GC_N, GC_P, PC_PO}};
-
-    /** How each type is written, to look for one later in the pattern. */
-    private static final String[][] SPELLINGS = {
-        {"\\D"}, {"\\d"}, {"\\S"}, {"\\s"}, {"\\W"}, {"\\w"}, {"\\N", "."}, {".", "\\p"}, {"\\C"}, {"\\P"},
-        {"\\p"}, {"\\R"}, {"\\H"}, {"\\h"}, {"\\V"}, {"\\v"}, {"\\X"}};
-
-    final int type;
-    final int ptype;
-    final int pdata;
-    final BitSet bytes;
-
-    private Op(int type, int ptype, int pdata, BitSet bytes) {
-      this.type = type;
-      this.ptype = ptype;
-      this.pdata = pdata;
-      this.bytes = bytes;
-    }
-
-    static Op type(int type, BitSet bytes) {
-      return new Op(type, -1, 0, bytes);
-    }
-
-    /** A property item: PCRE2 compiles \\p{Any} to the type ALLANY, the rest to (NOT)PROP. */
-    static Op property(int ptype, int pdata, boolean negated, BitSet bytes) {
-      if (ptype == PT_ANY && !negated) {
-        return type(ALLANY, bytes);
-      }
-      return new Op(negated ? NOTPROP : PROP, ptype, pdata, bytes);
-    }
-
-    /** The bytes a type matches, or for \\R and \\X can start with. */
-    private static BitSet typeBytes(int type) {
-      return switch (type) {
-        case NOT_DIGIT, DIGIT -> negatedIf(type == NOT_DIGIT, digits());
-        case NOT_WHITESPACE, WHITESPACE -> negatedIf(type == NOT_WHITESPACE, space());
-        case NOT_WORDCHAR, WORDCHAR -> negatedIf(type == NOT_WORDCHAR, word());
-        case ANY -> complement(chars("\n"));
-        case ANYNL -> escapeSet('v');
-        case NOT_HSPACE, HSPACE -> negatedIf(type == NOT_HSPACE, escapeSet('h'));
-        case NOT_VSPACE, VSPACE -> negatedIf(type == NOT_VSPACE, escapeSet('v'));
-        default -> range(0, 0xff);
-      };
-    }
-
-    private static BitSet negatedIf(boolean negate, BitSet set) {
-      return negate ? complement(set) : set;
-    }
-
-    private boolean isProperty() {
-      return type == PROP || type == NOTPROP;
-    }
-
-    /** Whether PCRE2 takes a repeat of this and a following {@code next} to share no byte, wrongly. */
-    boolean misjudges(Op next) {
-      if (!bytes.intersects(next.bytes)) {
-        return false;
-      }
-      if (isProperty() && next.isProperty()) {
-        return propertiesDisjoint(next);
-      }
-      return !isProperty() && !next.isProperty() && AUTOPOSSTAB[type].charAt(next.type) == '1';
-    }
-
-    /** Whether some item could follow a repeat of this one and be misjudged. */
-    boolean misjudgedBefore() {
-      if (isProperty()) {
-        return true;
-      }
-      for (int next = 0; next < AUTOPOSSTAB.length; next++) {
-        if (next != PROP && next != NOTPROP && misjudges(type(next, typeBytes(next)))) {
-          return true;
-        }
-      }
-      return false;
-    }
-
-    /** Whether something that could be misjudged after this appears in {@code text}: a rough check. */
-    boolean partnerIn(String text) {
-      for (int next = 0; next < AUTOPOSSTAB.length; next++) {
-        boolean possible = isProperty() ? next == PROP || next == NOTPROP
-            : next != PROP && next != NOTPROP && misjudges(type(next, typeBytes(next)));
-        if (possible) {
-          for (String spelling : SPELLINGS[next]) {
-            if (text.contains(spelling)) {
-              return true;
-            }
-          }
-        }
-      }
-      return false;
-    }
-
-    /** PCRE2 10.42's compare_opcodes() for two (NOT)PROP items, case by case. */
-    private boolean propertiesDisjoint(Op next) {
-      boolean same = type == next.type;
-      boolean lisprop = type == PROP;
-      boolean risprop = next.type == PROP;
-      int n = PROPPOSSTAB[ptype][next.ptype];
-      switch (n) {
-        case 1:
-          return lisprop && risprop;
-        case 2:
-          return (pdata == next.pdata) != same;
-        case 3:
-          return !same;
-        case 4:
-          return risprop && category(pdata, next.pdata) == same;
-        case 5:
-          return lisprop && category(next.pdata, pdata) == same;
-        case 6: case 7: case 8: {
-          int[] p = POSSPROPSTAB[n - 6];
-          return risprop && lisprop == (next.pdata != p[0] && next.pdata != p[1] && (next.pdata != p[2] || !lisprop));
-        }
-        case 9: case 10: case 11: {
-          int[] p = POSSPROPSTAB[n - 9];
-          return lisprop && risprop == (pdata != p[0] && pdata != p[1] && (pdata != p[2] || !risprop));
-        }
-        case 12: case 13: case 14: {
-          int[] p = POSSPROPSTAB[n - 12];
-          return risprop && lisprop == (category(p[0], next.pdata) && category(p[1], next.pdata)
-              && (next.pdata != p[3] || !lisprop));
-        }
-        case 15: case 16: case 17: {
-          int[] p = POSSPROPSTAB[n - 15];
-          return lisprop && risprop == (category(p[0], pdata) && category(p[1], pdata)
-              && (pdata != p[3] || !risprop));
-        }
-        default:
-          return false;
-      }
-    }
-
-    /** catposstab[general][particular] as a boolean. */
-    private static boolean category(int general, int particular) {
-      return CATPOSSTAB[general].charAt(particular) == '1';
-    }
   }
 
   private enum Kind {
@@ -337,6 +132,27 @@ final class PcreTranslator {
     }
   }
 
+  /** The last item written: what a quantifier after it repeats. */
+  private static final class Item {
+    /** Where it starts in the output. */
+    int start;
+    /** Its match length, or {@link #VARIABLE}; and the shortest it can match. */
+    int length;
+    int minLength;
+    Shape shape = Shape.OTHER;
+    /** Its PCRE2 character type, for auto-possessification; null when it is none of them. */
+    PcreItemType type;
+    /** A lookahead, which PCRE2 lets any quantifier repeat in a lookbehind. */
+    boolean lookahead;
+    /** A group with alternatives. */
+    boolean hasAlternatives;
+    /** The bound on its PCRE2 code units, and whether PCRE2 copies it to repeat it (a group). */
+    long size;
+    boolean copied;
+    /** The first capturing group inside it (more than {@link #groups} when there is none). */
+    int firstGroup = 1;
+  }
+
   private final String pattern;
   /** Group names to numbers. Complete in the second pass; being collected in the first. */
   private final Map<String, Integer> names;
@@ -349,14 +165,13 @@ final class PcreTranslator {
   private int highestReference;
   private Options options = new Options(false, false, true);
   private Frame frame = topFrame();
+  private Item last = new Item();
+  /** Groups open now. */
+  private int depth;
   /** Whether the last item can take a quantifier (PCRE2 refuses one after ^, \b, (?i), ...). */
   private boolean repeatable;
   /** Whether the last item was a quantifier, so that a '?' or '+' makes it lazy or possessive. */
   private boolean quantified;
-  /** The match length of the last item, or {@link #VARIABLE}. */
-  private int itemLength;
-  /** The shortest the last item can match. */
-  private int itemMinLength;
   /** A repeat of a group that can match empty, written out as PCRE2 compiles it (see expand). */
   private int[] expansion;
   /** Whether a repeat of a single byte, \R or \X that PCRE2 could make possessive has come. */
@@ -374,30 +189,16 @@ final class PcreTranslator {
    * so (?:ab){7000} is too large for it; past the bound, whether PCRE2 accepts it is not known.
    */
   private long size;
-  /** The bound for the last item, and whether PCRE2 copies it to repeat it (a group). */
-  private long itemSize;
-  private boolean itemCopied;
-  /** Whether the last item is a lookahead, which PCRE2 lets any quantifier repeat in a lookbehind. */
-  private boolean itemIsAssertion;
-  /** Whether the last item is a group with alternatives. */
-  private boolean itemHasAlternatives;
-  /** Where the last item starts in the output. */
-  private int itemStart;
-  private Shape itemShape = Shape.OTHER;
-  /** The last item's character type, when auto-possessification could misjudge it. */
-  private Op itemType;
   /** A repeat of this type was just written, PCRE2 may yet wrongly make it possessive. */
-  private Op possessCandidate;
+  private PcreItemType possessCandidate;
   /** Whether that repeat is lazy. */
   private boolean possessLazy;
   /** The last item made the repeat before it possessive; that holds only if it cannot be empty. */
-  private Op possessMadeBy;
+  private PcreItemType possessMadeBy;
   /** The last item followed such a repeat; if it turns out optional PCRE2 looks past it. */
-  private Op possessLooksThrough;
+  private PcreItemType possessLooksThrough;
   /** Whether the last quantifier was already written possessive, so a '?' or '+' after it is dropped. */
   private boolean forcedPossessive;
-  /** The first capturing group inside the last item (more than {@link #groups} when none is). */
-  private int itemFirstGroup = 1;
   /** Capturing groups that are repeated or inside a repeat, lookaround or atomic group. */
   private final BitSet capturesLeak = new BitSet();
   /** Capturing groups some backreference names. */
@@ -431,6 +232,9 @@ final class PcreTranslator {
   private void run() throws PcreSyntaxException {
     int n = pattern.length();
     while (pos < n) {
+      if (depth > PARENS_NEST_LIMIT) {
+        throw error("parentheses are too deeply nested");
+      }
       char c = pattern.charAt(pos);
       if (quantified && (c == '?' || c == '+')) {
         // Lazy or possessive; anything but nothing between ends the chance.
@@ -458,8 +262,8 @@ final class PcreTranslator {
         case '.' -> {
           pos++;
           // PcrePattern compiles with DOTALL, so a bare '.' is any byte.
-          oneByte(options.dotall() ? "." : "[^\\n]", options.dotall() ? Op.type(Op.ALLANY, range(0, 0xff))
-              : Op.type(Op.ANY, complement(chars("\\n"))));
+          oneByte(options.dotall() ? "." : "[^\\n]", options.dotall() ? PcreItemType.type(PcreItemType.ALLANY, range(0, 0xff))
+              : PcreItemType.type(PcreItemType.ANY, complement(chars("\\n"))));
         }
         default -> {
           pos++;
@@ -476,7 +280,7 @@ final class PcreTranslator {
       throw error("reference to non-existent subpattern");
     }
     for (int group : referencesInside.keySet()) {
-      if (referencesReach(group, group, new BitSet())) {
+      if (referencesReach(group, group)) {
         throw unsupported("a backreference inside the group it names (directly or through other references)");
       }
     }
@@ -488,15 +292,19 @@ final class PcreTranslator {
    * with fewer bytes left. Meeting such a cycle it ignores the branch (unless it is the first),
    * and (a|\1?). gets a minimum of 2 though it matches "{".
    */
-  private boolean referencesReach(int from, int target, BitSet seen) {
-    BitSet named = referencesInside.get(from);
-    if (named == null || seen.get(from)) {
-      return false;
-    }
-    seen.set(from);
-    for (int g = named.nextSetBit(0); g >= 0; g = named.nextSetBit(g + 1)) {
-      if (g == target || referencesReach(g, target, seen)) {
-        return true;
+  private boolean referencesReach(int from, int target) {
+    BitSet seen = new BitSet();
+    ArrayDeque<Integer> pending = new ArrayDeque<>(List.of(from));
+    while (!pending.isEmpty()) {
+      BitSet named = referencesInside.get(pending.pop());
+      for (int g = named == null ? -1 : named.nextSetBit(0); g >= 0; g = named.nextSetBit(g + 1)) {
+        if (g == target) {
+          return true;
+        }
+        if (!seen.get(g)) {
+          seen.set(g);
+          pending.push(g);
+        }
       }
     }
     return false;
@@ -513,36 +321,34 @@ final class PcreTranslator {
   }
 
   /** Emits a set of bytes or a single byte: one Java node, whose possessive repeat is PCRE2's. */
-  private void oneByte(String java, Op type) {
+  private void oneByte(String java, PcreItemType type) {
     item(java, 1, 1, Shape.ONE_BYTE, type);
   }
 
-  private void item(String java, int length, int minLength, Shape shape, Op type) {
+  private void item(String java, int length, int minLength, Shape shape, PcreItemType type) {
     autoPossessBefore(type);
     leadingBeforeItem = leading;
     leading = false;
     int start = out.length();
     out.append(java);
     finishItem(start, length, minLength, shape, type);
-    // A character, type or property is at most 3 code units, \\R and a backreference 5.
-    itemSize = shape == Shape.ONE_BYTE ? 3 : 10;
-    size += itemSize;
+    // A character, type or property is at most 3 code units, \R and a backreference 5.
+    last.size = shape == Shape.ONE_BYTE ? 3 : 10;
+    size += last.size;
   }
 
   /** Records the item just written at {@code start} as the one a quantifier would repeat. */
-  private void finishItem(int start, int length, int minLength, Shape shape, Op type) {
+  private void finishItem(int start, int length, int minLength, Shape shape, PcreItemType type) {
     frame.branchLength = add(frame.branchLength, length);
     frame.branchMin = Math.min(frame.branchMin + minLength, TOO_LONG);
-    itemStart = start;
-    itemLength = length;
-    itemMinLength = minLength;
+    last = new Item();
+    last.start = start;
+    last.length = length;
+    last.minLength = minLength;
+    last.shape = shape;
+    last.type = type;
+    last.firstGroup = groups + 1;
     expansion = null;
-    itemCopied = false;
-    itemShape = shape;
-    itemType = type;
-    itemIsAssertion = false;
-    itemHasAlternatives = false;
-    itemFirstGroup = groups + 1;
     repeatable = true;
     quantified = false;
   }
@@ -551,7 +357,7 @@ final class PcreTranslator {
   private void lookahead(String java) {
     autoPossessClear();
     item(java, 0, 0);
-    itemIsAssertion = true;
+    last.lookahead = true;
   }
 
   /**
@@ -587,7 +393,7 @@ final class PcreTranslator {
     if (!repeatable) {
       throw error("quantifier does not follow a repeatable item");
     }
-    if (max == 0 && itemHasAlternatives) {
+    if (max == 0 && last.hasAlternatives) {
       /*
        * PCRE2 keeps a group repeated {0} behind OP_SKIPZERO, and its first_significant_code()
        * skips only the group's first branch: the start-of-match analysis then reads the second
@@ -598,30 +404,30 @@ final class PcreTranslator {
     // The last item's length, repeated: fixed only for {n} (PCRE2 does not look at what it
     // repeats, even an empty group) or for a lookaround.
     int repeated;
-    if (itemIsAssertion) {
+    if (last.lookahead) {
       repeated = 0;
-    } else if (itemLength == VARIABLE || min != max) {
+    } else if (last.length == VARIABLE || min != max) {
       repeated = VARIABLE;
     } else {
-      repeated = (int) Math.min((long) itemLength * min, TOO_LONG);
+      repeated = (int) Math.min((long) last.length * min, TOO_LONG);
     }
     if (frame.branchLength != VARIABLE) {
-      frame.branchLength = repeated == VARIABLE ? VARIABLE : Math.min(frame.branchLength - itemLength + repeated, TOO_LONG);
+      frame.branchLength = repeated == VARIABLE ? VARIABLE : Math.min(frame.branchLength - last.length + repeated, TOO_LONG);
     }
-    frame.branchMin = (int) Math.min(frame.branchMin - itemMinLength + (long) itemMinLength * min, TOO_LONG);
+    frame.branchMin = (int) Math.min(frame.branchMin - last.minLength + (long) last.minLength * min, TOO_LONG);
     if (max == 0) {
       // PCRE2 drops the item (or skips it with OP_SKIPZERO): it is not there to start a branch.
       leading = leadingBeforeItem;
     }
     repeatSize(min, max);
     autoPossessQuantifier(min);
-    capturesLeak(itemFirstGroup);
-    if (min != max && (itemShape == Shape.ONE_BYTE || itemShape == Shape.TYPE)) {
+    capturesLeak(last.firstGroup);
+    if (min != max && (last.shape == Shape.ONE_BYTE || last.shape == Shape.TYPE)) {
       sawIterator = true;
     }
-    if (itemShape == Shape.GROUP && itemMinLength == 0 && (min >= 2 || (max != -1 && max >= 2))) {
+    if (last.shape == Shape.GROUP && last.minLength == 0 && (min >= 2 || (max != -1 && max >= 2))) {
       expansion = new int[] {min, max};
-      expandedOriginal = out.substring(itemStart);
+      expandedOriginal = out.substring(last.start);
       expand(false);
       pos += length;
       repeatable = false;
@@ -649,8 +455,8 @@ final class PcreTranslator {
     if (forcedPossessive) {
       out.append('+');
     }
-    if (!forcedPossessive && min != max && itemType != null && itemType.misjudgedBefore()) {
-      possessCandidate = itemType;
+    if (!forcedPossessive && min != max && last.type != null && last.type.misjudgedBefore()) {
+      possessCandidate = last.type;
       possessLazy = false;
     }
     pos += length;
@@ -661,16 +467,16 @@ final class PcreTranslator {
   /** Counts a repeat of the last item into {@link #size}, refusing a pattern that may be too large. */
   private void repeatSize(int min, int max) throws PcreSyntaxException {
     long repeated;
-    if (itemCopied) {
+    if (last.copied) {
       // min copies, then max - min optional ones, each in brackets with a BRAZERO; unbounded, one more.
       long copies = max == -1 ? Math.max(min, 1) + 1L : Math.max(max, 1);
-      repeated = copies * (itemSize + 7) + 6;
+      repeated = copies * (last.size + 7) + 6;
     } else {
       // An exact count and an "up to" count, each with its character.
-      repeated = 2 * itemSize + 8;
+      repeated = 2 * last.size + 8;
     }
-    size += repeated - itemSize;
-    itemSize = repeated;
+    size += repeated - last.size;
+    last.size = repeated;
     checkSize();
   }
 
@@ -697,20 +503,20 @@ final class PcreTranslator {
       return;
     }
     possessCandidate = null;
-    if (itemShape == Shape.ONE_BYTE) {
+    if (last.shape == Shape.ONE_BYTE) {
       out.append('+');
     } else {
       // Java repeats a group possessively one iteration at a time, never backtracking into one to
       // let the next match: (?:.+){2}+ fails on "ab". PCRE2's X{2}+ is (?>X{2}).
-      out.insert(itemStart, "(?>").append(')');
+      out.insert(last.start, "(?>").append(')');
     }
   }
 
   /**
    * Writes out the repeat of a group that can match empty the way PCRE2 compiles it: min copies,
    * then either max - min nested optional copies or, unbounded, a repeat of the last copy. Java's
-   * loop stops at an empty iteration even below its minimum, so (?:\\A|.){3}\\z would not
-   * match "a", where PCRE2's copies match \\A, \\A, then "a". Copies do not capture: the
+   * loop stops at an empty iteration even below its minimum, so (?:\A|.){3}\z would not
+   * match "a", where PCRE2's copies match \A, \A, then "a". Copies do not capture: the
    * original keeps the group numbers.
    */
   private void expand(boolean lazy) {
@@ -745,7 +551,7 @@ final class PcreTranslator {
         }
       }
     }
-    out.setLength(itemStart);
+    out.setLength(last.start);
     out.append(java);
   }
 
@@ -765,16 +571,16 @@ final class PcreTranslator {
     return result.toString();
   }
 
-  // ---- PCRE2's auto-possessification mistakes (see Op) ----
+  // ---- PCRE2's auto-possessification mistakes (see PcreItemType) ----
 
   /**
    * Before an item of type {@code type}: PCRE2 makes a repeat just before it possessive when it
    * takes the two to share no byte, so where it takes that wrongly, so does this translation.
    */
-  private void autoPossessBefore(Op type) {
+  private void autoPossessBefore(PcreItemType type) {
     possessMadeBy = null;
     possessLooksThrough = null;
-    Op repeated = possessCandidate;
+    PcreItemType repeated = possessCandidate;
     possessCandidate = null;
     if (repeated == null) {
       return;
@@ -796,8 +602,8 @@ final class PcreTranslator {
    * rest of the pattern could hold a misjudged partner.
    */
   private void autoPossessQuantifier(int min) throws PcreSyntaxException {
-    Op madeBy = possessMadeBy;
-    Op through = possessLooksThrough;
+    PcreItemType madeBy = possessMadeBy;
+    PcreItemType through = possessLooksThrough;
     possessMadeBy = null;
     possessLooksThrough = null;
     if (min == 0 && (madeBy != null || (through != null && through.partnerIn(pattern.substring(pos))))) {
@@ -807,7 +613,7 @@ final class PcreTranslator {
 
   /** A group opens or closes, or a branch ends, just after such a repeat: PCRE2 looks on. */
   private void autoPossessAcrossStructure() throws PcreSyntaxException {
-    Op repeated = possessCandidate;
+    PcreItemType repeated = possessCandidate;
     autoPossessClear();
     if (repeated != null && repeated.partnerIn(pattern.substring(pos))) {
       throw autoPossessUnsupported();
@@ -822,7 +628,7 @@ final class PcreTranslator {
   }
 
   private PcreSyntaxException autoPossessUnsupported() {
-    return unsupported("a repeat of \\S, \\h, \\v, \\R or \\N that PCRE2 may wrongly make possessive");
+    return unsupported("a repeat that PCRE2 may wrongly make possessive");
   }
 
   /**
@@ -973,6 +779,7 @@ final class PcreTranslator {
     frame = new Frame(frame, kind, options, capturing ? groups : groups + 1, capturing, out.length());
     frame.leading = leading;
     frame.sizeAtOpen = size;
+    depth++;
     size += 5;
     if (kind == Kind.LOOKAHEAD || kind == Kind.LOOKBEHIND) {
       leading = false;
@@ -991,6 +798,7 @@ final class PcreTranslator {
     endBranch();
     Frame closed = frame;
     frame = closed.parent;
+    depth--;
     options = closed.outerOptions;
     pos++;
     out.append(')');
@@ -1009,17 +817,17 @@ final class PcreTranslator {
       // An assertion can be repeated in PCRE2 (and in Java) but matches nothing. Inside a
       // lookbehind PCRE2 ignores a lookahead's quantifier but not a nested lookbehind's.
       finishItem(closed.outStart, 0, 0, Shape.OTHER, null);
-      itemIsAssertion = closed.kind == Kind.LOOKAHEAD;
+      last.lookahead = closed.kind == Kind.LOOKAHEAD;
       // PCRE2 looks past negative lookaheads and lookbehinds for an asserted first code unit.
       leading = closed.leading && !(closed.kind == Kind.LOOKAHEAD && out.charAt(closed.outStart + 2) == '=');
     } else {
       finishItem(closed.outStart, closed.groupLength, closed.groupMin, Shape.GROUP, null);
       leading = false;
     }
-    itemSize = groupSize;
-    itemCopied = true;
-    itemHasAlternatives = closed.branches > 1;
-    itemFirstGroup = closed.firstGroup;
+    last.size = groupSize;
+    last.copied = true;
+    last.hasAlternatives = closed.branches > 1;
+    last.firstGroup = closed.firstGroup;
   }
 
   private boolean inLookbehind() {
@@ -1388,7 +1196,7 @@ final class PcreTranslator {
     switch (c) {
       case 'd', 'D', 's', 'S', 'w', 'W', 'h', 'H', 'v', 'V' -> oneByte(javaSet(escapeSet(c)), escapeType(c));
       case 'p', 'P' -> {
-        Op property = property(c == 'P');
+        PcreItemType property = property(c == 'P');
         oneByte(javaSet(property.bytes), property);
       }
       case 'b' -> assertion(WORD_BOUNDARY, true);
@@ -1401,10 +1209,10 @@ final class PcreTranslator {
       case 'K' -> throw unsupported("\\K");
       // PCRE2's \R and \X are atomic; on bytes \X is CR LF or any one byte.
       case 'R' -> item("(?>\\r\\n|[\\n\\x{b}\\f\\r\\x{85}])", VARIABLE, 1, Shape.TYPE,
-          Op.type(Op.ANYNL, escapeSet('v')));
-      case 'X' -> item("(?>\\r\\n|.)", VARIABLE, 1, Shape.TYPE, Op.type(Op.EXTUNI, range(0, 0xff)));
+          PcreItemType.type(PcreItemType.ANYNL, escapeSet('v')));
+      case 'X' -> item("(?>\\r\\n|.)", VARIABLE, 1, Shape.TYPE, PcreItemType.type(PcreItemType.EXTUNI, range(0, 0xff)));
       case 'N' -> notNewline();
-      case 'C' -> oneByte(".", Op.type(Op.ANYBYTE, range(0, 0xff)));
+      case 'C' -> oneByte(".", PcreItemType.type(PcreItemType.ANYBYTE, range(0, 0xff)));
       case 'Q' -> quoted();
       case 'E' -> {
         // A \E without \Q is ignored, as nothing.
@@ -1428,24 +1236,24 @@ final class PcreTranslator {
         throw error("PCRE2 does not support \\F, \\L, \\l, \\N{name}, \\U, or \\u");
       }
     }
-    oneByte("[^\\n]", Op.type(Op.ANY, complement(chars("\\n"))));
+    oneByte("[^\\n]", PcreItemType.type(PcreItemType.ANY, complement(chars("\\n"))));
   }
 
-  /** The PCRE2 type of a class escape such as \\d or \\H. */
-  private static Op escapeType(char escape) {
+  /** The PCRE2 type of a class escape such as \d or \H. */
+  private static PcreItemType escapeType(char escape) {
     int type = switch (escape) {
-      case 'D' -> Op.NOT_DIGIT;
-      case 'd' -> Op.DIGIT;
-      case 'S' -> Op.NOT_WHITESPACE;
-      case 's' -> Op.WHITESPACE;
-      case 'W' -> Op.NOT_WORDCHAR;
-      case 'w' -> Op.WORDCHAR;
-      case 'H' -> Op.NOT_HSPACE;
-      case 'h' -> Op.HSPACE;
-      case 'V' -> Op.NOT_VSPACE;
-      default -> Op.VSPACE;
+      case 'D' -> PcreItemType.NOT_DIGIT;
+      case 'd' -> PcreItemType.DIGIT;
+      case 'S' -> PcreItemType.NOT_WHITESPACE;
+      case 's' -> PcreItemType.WHITESPACE;
+      case 'W' -> PcreItemType.NOT_WORDCHAR;
+      case 'w' -> PcreItemType.WORDCHAR;
+      case 'H' -> PcreItemType.NOT_HSPACE;
+      case 'h' -> PcreItemType.HSPACE;
+      case 'V' -> PcreItemType.NOT_VSPACE;
+      default -> PcreItemType.VSPACE;
     };
-    return Op.type(type, escapeSet(escape));
+    return PcreItemType.type(type, escapeSet(escape));
   }
 
 
@@ -1580,7 +1388,7 @@ final class PcreTranslator {
       } else {
         item("(?<=[A-Za-z0-9_])", 0, 0);
       }
-      itemCopied = true;
+      last.copied = true;
       return;
     }
     if (pos < n && isPosixOpener(pattern.charAt(pos)) && posixEnd(pos) >= 0) {
@@ -1611,8 +1419,8 @@ final class PcreTranslator {
     }
     oneByte(javaSet(set), null);
     // A 32-byte bitmap, or with properties an XCLASS listing them.
-    size += 40 + 3L * (pos - start) - itemSize;
-    itemSize = 40 + 3L * (pos - start);
+    size += 40 + 3L * (pos - start) - last.size;
+    last.size = 40 + 3L * (pos - start);
   }
 
   /** The members of a class whose first real character {@code c} has just been read. */
@@ -1811,93 +1619,12 @@ final class PcreTranslator {
     }
   }
 
-  private static BitSet range(int from, int to) {
-    BitSet set = new BitSet(256);
-    set.set(from, to + 1);
-    return set;
-  }
-
-  private static BitSet chars(String members) {
-    BitSet set = new BitSet(256);
-    members.chars().forEach(set::set);
-    return set;
-  }
-
-  private static BitSet union(BitSet... sets) {
-    BitSet set = new BitSet(256);
-    for (BitSet s : sets) {
-      set.or(s);
-    }
-    return set;
-  }
-
-  private static BitSet complement(BitSet set) {
-    BitSet result = (BitSet) set.clone();
-    result.flip(0, 256);
-    return result;
-  }
-
-  private static BitSet digits() {
-    return range('0', '9');
-  }
-
-  private static BitSet alpha() {
-    return union(range('A', 'Z'), range('a', 'z'));
-  }
-
-  private static BitSet word() {
-    return union(alpha(), digits(), chars("_"));
-  }
-
-  /** C-locale isspace(): PCRE2's default tables, so \s includes VT and excludes 0x85 and 0xA0. */
-  private static BitSet space() {
-    return union(range(0x09, 0x0d), chars(" "));
-  }
-
-  /** {@code \d \s \w \h \v} and their negations, on bytes with PCRE2's default tables. */
-  private static BitSet escapeSet(char e) {
-    BitSet set = switch (Character.toLowerCase(e)) {
-      case 'd' -> digits();
-      case 's' -> space();
-      case 'w' -> word();
-      case 'h' -> chars("\t \u00a0");
-      case 'v' -> union(range(0x0a, 0x0d), chars("\u0085"));
-      default -> throw new IllegalArgumentException("not a class escape: " + e);
-    };
-    return Character.isUpperCase(e) ? complement(set) : set;
-  }
-
-  /** A POSIX class by name, as PCRE2's default (C locale) tables have it; null if unknown. */
-  private static BitSet posixSet(String name) {
-    return switch (name) {
-      case "alpha" -> alpha();
-      case "lower" -> range('a', 'z');
-      case "upper" -> range('A', 'Z');
-      case "alnum" -> union(alpha(), digits());
-      case "ascii" -> range(0, 0x7f);
-      case "blank" -> chars("\t ");
-      case "cntrl" -> union(range(0, 0x1f), chars("\u007f"));
-      case "digit" -> digits();
-      case "graph" -> range(0x21, 0x7e);
-      case "print" -> range(0x20, 0x7e);
-      case "punct" -> {
-        BitSet set = range(0x21, 0x7e);
-        set.andNot(union(alpha(), digits()));
-        yield set;
-      }
-      case "space" -> space();
-      case "word" -> word();
-      case "xdigit" -> union(digits(), range('A', 'F'), range('a', 'f'));
-      default -> null;
-    };
-  }
-
   /**
    * {@code \p} or {@code \P}, {@code pos} just after the letter: PCRE2's get_ucp with Unicode's
    * loose matching (case, spaces, hyphens and underscores ignored): its bytes and PCRE2 opcode.
    * Caseless matching does not change it in PCRE2.
    */
-  private Op property(boolean negated) throws PcreSyntaxException {
+  private PcreItemType property(boolean negated) throws PcreSyntaxException {
     int n = pattern.length();
     if (pos >= n) {
       throw error("malformed \\P or \\p sequence");
@@ -1934,149 +1661,8 @@ final class PcreTranslator {
     if (set == null) {
       throw unsupported("the Unicode property \\p{" + name + "}");
     }
-    return Op.property(propertyType(name.toString()), propertyData(name.toString()), negated,
+    return PcreItemType.property(name.toString(), negated,
         negated ? complement(set) : set);
-  }
-
-  /** PCRE2's PT_ type of a property name propertySet knows. */
-  private static int propertyType(String name) {
-    return switch (name) {
-      case "any" -> Op.PT_ANY;
-      case "l&", "lc" -> Op.PT_LAMP;
-      case "xan" -> Op.PT_ALNUM;
-      case "xps" -> Op.PT_PXSPACE;
-      case "xsp" -> Op.PT_SPACE;
-      case "xwd" -> Op.PT_WORD;
-      case "xuc" -> Op.PT_UCNC;
-      default -> name.length() == 1 ? Op.PT_GC : Op.PT_PC;
-    };
-  }
-
-  /** PCRE2's category number of a general (one-letter) or particular (two-letter) category. */
-  private static int propertyData(String name) {
-    if (propertyType(name) == Op.PT_GC) {
-      return Op.GENERAL.indexOf(name);
-    }
-    return propertyType(name) == Op.PT_PC ? Op.PARTICULAR.indexOf(name) / 3 : 0;
-  }
-
-  /** Java Character.getType values of each two-letter general category. */
-  private static final Map<String, Integer> CATEGORIES = Map.ofEntries(
-      Map.entry("cc", (int) Character.CONTROL), Map.entry("cf", (int) Character.FORMAT),
-      Map.entry("cn", (int) Character.UNASSIGNED), Map.entry("co", (int) Character.PRIVATE_USE),
-      Map.entry("cs", (int) Character.SURROGATE), Map.entry("ll", (int) Character.LOWERCASE_LETTER),
-      Map.entry("lm", (int) Character.MODIFIER_LETTER), Map.entry("lo", (int) Character.OTHER_LETTER),
-      Map.entry("lt", (int) Character.TITLECASE_LETTER), Map.entry("lu", (int) Character.UPPERCASE_LETTER),
-      Map.entry("mc", (int) Character.COMBINING_SPACING_MARK), Map.entry("me", (int) Character.ENCLOSING_MARK),
-      Map.entry("mn", (int) Character.NON_SPACING_MARK), Map.entry("nd", (int) Character.DECIMAL_DIGIT_NUMBER),
-      Map.entry("nl", (int) Character.LETTER_NUMBER), Map.entry("no", (int) Character.OTHER_NUMBER),
-      Map.entry("pc", (int) Character.CONNECTOR_PUNCTUATION), Map.entry("pd", (int) Character.DASH_PUNCTUATION),
-      Map.entry("pe", (int) Character.END_PUNCTUATION), Map.entry("pf", (int) Character.FINAL_QUOTE_PUNCTUATION),
-      Map.entry("pi", (int) Character.INITIAL_QUOTE_PUNCTUATION), Map.entry("po", (int) Character.OTHER_PUNCTUATION),
-      Map.entry("ps", (int) Character.START_PUNCTUATION), Map.entry("sc", (int) Character.CURRENCY_SYMBOL),
-      Map.entry("sk", (int) Character.MODIFIER_SYMBOL), Map.entry("sm", (int) Character.MATH_SYMBOL),
-      Map.entry("so", (int) Character.OTHER_SYMBOL), Map.entry("zl", (int) Character.LINE_SEPARATOR),
-      Map.entry("zp", (int) Character.PARAGRAPH_SEPARATOR), Map.entry("zs", (int) Character.SPACE_SEPARATOR));
-
-  /**
-   * The bytes a (loosely matched) property name stands for, or null for names this translation
-   * does not know: scripts, binary properties and the like. Latin-1's general categories are the
-   * same in Java's Unicode data and PCRE2's.
-   */
-  private static BitSet propertySet(String name) {
-    switch (name) {
-      case "any":
-        return range(0, 0xff);
-      case "l&", "lc":
-        return union(propertySet("lu"), propertySet("ll"), propertySet("lt"));
-      case "xan":
-        return union(propertySet("l"), propertySet("n"));
-      case "xwd":
-        return union(propertySet("xan"), chars("_"));
-      case "xps", "xsp":
-        return union(propertySet("z"), range(0x09, 0x0d), chars("\u0085"));
-      case "xuc":
-        return union(chars("$@`"), range(0xa0, 0xff));
-      default:
-        break;
-    }
-    BitSet set = new BitSet(256);
-    if (name.length() == 1 && "clmnpsz".contains(name)) {
-      CATEGORIES.forEach((category, type) -> {
-        if (category.charAt(0) == name.charAt(0)) {
-          set.or(categorySet(type));
-        }
-      });
-      return set;
-    }
-    Integer type = CATEGORIES.get(name);
-    return type == null ? null : categorySet(type);
-  }
-
-  private static BitSet categorySet(int type) {
-    BitSet set = new BitSet(256);
-    for (int c = 0; c < 256; c++) {
-      if (Character.getType(c) == type) {
-        set.set(c);
-      }
-    }
-    return set;
-  }
-
-  /**
-   * A set of bytes as a Java class, or as the one character it holds. Java never folds case here,
-   * as no CASE_INSENSITIVE flag is ever set.
-   */
-  private static String javaSet(BitSet set) {
-    int count = set.cardinality();
-    if (count == 0) {
-      return "(?!)";
-    }
-    if (count == 1) {
-      StringBuilder one = new StringBuilder();
-      appendChar(one, set.nextSetBit(0));
-      return one.toString();
-    }
-    if (count == 256) {
-      return ".";
-    }
-    // Written as its complement when that is shorter: [^\n] rather than 255 bytes' worth.
-    BitSet others = complement(set);
-    boolean negate = runs(others) < runs(set);
-    BitSet members = negate ? others : set;
-    StringBuilder java = new StringBuilder(negate ? "[^" : "[");
-    for (int from = members.nextSetBit(0); from >= 0; from = members.nextSetBit(from)) {
-      int to = members.nextClearBit(from) - 1;
-      appendChar(java, from);
-      if (to > from) {
-        if (to > from + 1) {
-          java.append('-');
-        }
-        appendChar(java, to);
-      }
-      from = to + 1;
-    }
-    return java.append(']').toString();
-  }
-
-  private static int runs(BitSet set) {
-    int runs = 0;
-    for (int from = set.nextSetBit(0); from >= 0 && from < 256; from = set.nextSetBit(set.nextClearBit(from))) {
-      runs++;
-    }
-    return runs;
-  }
-
-  /** A character as Java regex syntax that means only itself, inside or outside a class. */
-  private static void appendChar(StringBuilder java, int c) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' || c == '_'
-        || c == ',' || c == ':' || c == '@' || c == '%' || c == '=' || c == '~') {
-      java.append((char) c);
-    } else if (c == '\n') {
-      java.append("\\n");
-    } else {
-      java.append("\\x{").append(Integer.toHexString(c)).append('}');
-    }
   }
 
   // ---- Errors and character tests ----

@@ -255,7 +255,12 @@ class PcreDifferentialTest {
       c("\\j"), c("\\m"), c("\\q"), c("\\_", "_"), c("\\/", "/"), c("\\\u00e9", "\u00e9"), c("\\-", "-"),
       c("\\#", "#"), c("\\ ", " "), c("\\:", ":"), c("\\<", "<"), c("\\>", ">"), c("\\%", "%"), c("#x", "#x"),
       c(" a", " a"), c("a\u0000b", "a\u0000b"), c("\u00e9+", "\u00e9\u00e9"), c("\u00e9{2}", "\u00e9\u00e9"),
-      c("[\u00e9-\u00ff]", "\u00f0"), c("a.c", "abc", "a\u0000c"), c("\\.", ".", "a"), c("a\\.b", "a.b"));
+      c("[\u00e9-\u00ff]", "\u00f0"), c("a.c", "abc", "a\u0000c"), c("\\.", ".", "a"), c("a\\.b", "a.b"),
+      // Limits: nesting, compiled size.
+      c("(".repeat(250) + "a" + ")".repeat(250), "a"), c("(".repeat(251) + "a" + ")".repeat(251)),
+      c("(?:".repeat(251) + "a" + ")".repeat(251)), c("(?=".repeat(251) + "a" + ")".repeat(251)),
+      c("(?:ab){7000}"), c("(?:ab){1000}", "ab".repeat(1000)), c("a{65535}"), c("[ab]{65535}"),
+      c("(?:a|b){10000}"), c("x".repeat(5000), "x".repeat(5000)));
 
   /**
    * Patterns PCRE2 compiles and relabel refuses because java.util.regex cannot express them, or
