@@ -109,8 +109,9 @@ final class PcreItemType {
     this.bytes = bytes;
   }
 
-  static PcreItemType type(int type, BitSet bytes) {
-    return new PcreItemType(type, -1, 0, bytes);
+  /** A character type: one of the constants above other than PROP and NOTPROP. */
+  static PcreItemType of(int type) {
+    return new PcreItemType(type, -1, 0, typeBytes(type));
   }
 
   /**
@@ -120,7 +121,7 @@ final class PcreItemType {
   static PcreItemType property(String name, boolean negated, BitSet bytes) {
     int ptype = propertyType(name);
     if (ptype == PT_ANY && !negated) {
-      return type(ALLANY, bytes);
+      return of(ALLANY);
     }
     return new PcreItemType(negated ? NOTPROP : PROP, ptype, propertyData(name), bytes);
   }
@@ -164,7 +165,7 @@ final class PcreItemType {
       return true;
     }
     for (int next = 0; next < AUTOPOSSTAB.length; next++) {
-      if (next != PROP && next != NOTPROP && misjudges(type(next, typeBytes(next)))) {
+      if (next != PROP && next != NOTPROP && misjudges(of(next))) {
         return true;
       }
     }
@@ -175,7 +176,7 @@ final class PcreItemType {
   boolean partnerIn(String text) {
     for (int next = 0; next < AUTOPOSSTAB.length; next++) {
       boolean possible = isProperty() ? next == PROP || next == NOTPROP
-          : next != PROP && next != NOTPROP && misjudges(type(next, typeBytes(next)));
+          : next != PROP && next != NOTPROP && misjudges(of(next));
       if (possible) {
         for (String spelling : SPELLINGS[next]) {
           if (text.contains(spelling)) {

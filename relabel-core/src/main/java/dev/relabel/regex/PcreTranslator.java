@@ -1,14 +1,10 @@
 package dev.relabel.regex;
 
-import static dev.relabel.regex.PcreByteSets.alpha;
-import static dev.relabel.regex.PcreByteSets.chars;
 import static dev.relabel.regex.PcreByteSets.complement;
-import static dev.relabel.regex.PcreByteSets.digits;
 import static dev.relabel.regex.PcreByteSets.escapeSet;
 import static dev.relabel.regex.PcreByteSets.javaSet;
 import static dev.relabel.regex.PcreByteSets.posixSet;
 import static dev.relabel.regex.PcreByteSets.propertySet;
-import static dev.relabel.regex.PcreByteSets.range;
 
 import java.util.ArrayDeque;
 import java.util.BitSet;
@@ -17,45 +13,66 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Rewrites a PCRE2 pattern (8-bit, non-UTF, {@code PCRE2_DOTALL}, as libselinux compiles it) into
- * a java.util.regex pattern that matches the same byte strings, each byte held as one char 0..255.
- * The output is compiled with {@link PcrePattern#FLAGS} and relies on DOTALL only: everything else
- * that depends on an option is spelled out, so the Java pattern never sees an inline flag.
+ * Rewrites a PCRE2 pattern (8-bit, non-UTF, {@code PCRE2_DOTALL}, as libselinux 3.4 compiles it
+ * with PCRE2 10.42) into a java.util.regex pattern that matches the same byte strings, each byte
+ * held as one char 0..255. The output is compiled with {@link PcrePattern#FLAGS} and relies on
+ * DOTALL only: everything that depends on an option is spelled out, so Java never sees a flag.
+ * PcreDifferentialTest checks all of this against the system's PCRE2.
  *
  * <p>Where the two dialects read the same text differently, the output spells the PCRE2 meaning
  * out explicitly:
  *
  * <ul>
- *   <li>A {@code {} that does not start a valid quantifier ({@code {n}}, {@code {n,}},
- *       {@code {n,m}}) is a literal in PCRE2 10.42 and an error in Java.
+ *   <li>A {@code {} that does not start {@code {n}}, {@code {n,}} or {@code {n,m}} is a literal
+ *       in PCRE2 10.42 (so are {@code {,n}} and {@code {}}) and an error in Java.
  *   <li>Every character class, POSIX class ({@code [:alpha:]}), class escape ({@code \d},
  *       {@code \s}, {@code \h}, ...) and Unicode property ({@code \p{Lu}}) is computed here as a
- *       set of bytes and written as an explicit Java class. That settles, in one place: {@code [}
- *       and {@code &&} being literals in PCRE2 classes, a leading {@code ]}, PCRE2's range and
- *       hyphen rules, {@code \Q..\E} inside classes, POSIX classes Java lacks, property names
- *       PCRE2 matches loosely ({@code \p{lu}}, {@code \p{L&}}), and case folding: Java's
- *       CASE_INSENSITIVE also folds {@code \p{Lu}} and {@code \p{Upper}}, PCRE2's does not.
- *   <li>{@code (?i)}, {@code (?m)} and {@code (?s)} are tracked here with PCRE2's scoping and never
- *       passed on: a caseless letter becomes {@code [aA]} (PCRE2's default tables fold ASCII only),
- *       a caseless backreference {@code (?i:\1)}, and {@code ^}, {@code $}, {@code \Z} and
- *       {@code .} become explicit lookarounds and classes on {@code \n}, PCRE2's only newline.
+ *       set of bytes ({@link PcreByteSets}) and written as an explicit Java class. That settles
+ *       {@code [} and {@code &&} being literals in PCRE2 classes, a leading {@code ]}, PCRE2's
+ *       range and hyphen rules, {@code \Q..\E} and {@code \E} inside classes, POSIX classes Java
+ *       lacks, property names PCRE2 matches loosely ({@code \p{lu}}, {@code \p{L&}}), PCRE2's C
+ *       locale tables ({@code \s} has VT but neither NEL nor NBSP), and case folding: Java's
+ *       CASE_INSENSITIVE also folds {@code \p{Lu}}, PCRE2's does not, and turns
+ *       {@code [:upper:]} into {@code [:alpha:]}.
+ *   <li>{@code (?i)}, {@code (?m)}, {@code (?s)} and {@code (?^)} are tracked with PCRE2's scoping:
+ *       a caseless letter becomes {@code [aA]} (PCRE2 folds ASCII only), a caseless backreference
+ *       {@code (?i:\1)}, and {@code ^}, {@code $}, {@code \Z} and {@code .} explicit lookarounds
+ *       and classes on {@code \n}, PCRE2's only newline.
  *   <li>{@code \b} and {@code \B} use Unicode letters in Java 17 and ASCII word bytes in PCRE2.
  *   <li>Octal and hex escapes ({@code \0}, {@code \012}, {@code \x9}, {@code \o{..}}), control
- *       escapes, {@code \Q..\E} and the octal-or-backreference reading of {@code \N} follow PCRE2's
- *       rules; named groups become plain groups and references to them group numbers.
+ *       escapes, {@code \Q..\E} and the octal-or-backreference reading of {@code \N} (decided by
+ *       the groups opened before it) follow PCRE2; named groups become plain groups and
+ *       references to them group numbers (PCRE2 allows them before the group: two passes).
  *   <li>{@code \N} is "not a newline", {@code \C} one byte, {@code \R} and {@code \X} atomic
- *       groups ({@code \X} is {@code \r\n} or one byte on 0..255).
+ *       groups ({@code \X} is CR LF or one byte on 0..255), {@code [[:<:]]} and
+ *       {@code [[:>:]]} word-start and word-end assertions.
  *   <li>PCRE2 refuses a quantifier after {@code ^}, {@code $}, {@code \b}, {@code \A} and option
- *       settings, sees {@code (?#...)} and {@code \Q\E} as nothing at all, and requires each
- *       branch of a lookbehind to have a fixed length; so does this translation.
+ *       settings, sees {@code (?#...)} and {@code \Q\E} as nothing at all, requires each branch
+ *       of a lookbehind to have a fixed length (a repeat is fixed only as {n}), limits nesting
+ *       to 250 and the compiled pattern to 64K code units; so does this translation.
+ *   <li>A repeat of a group that can match empty is written out as PCRE2 copies it (Java's loop
+ *       stops at an empty iteration, even below its minimum), a possessive repeat of a group as
+ *       an atomic group (Java's does not backtrack between iterations), and a fixed repeat in a
+ *       lookbehind as possessive (Java cannot bound the greedy one's length).
+ *   <li>PCRE2 10.42 makes a repeat possessive where it wrongly takes the next item to share no
+ *       byte with it ({@code \S+\h} never matches "a" NBSP; see {@link PcreItemType}): so does
+ *       this translation where the next item is adjacent.
  * </ul>
  *
- * <p>What PCRE2 accepts and Java cannot express is refused with a {@link PcreSyntaxException}
- * saying "not supported by relabel" rather than approximated: recursion and subroutine calls,
- * conditionals, branch reset, verbs and {@code (*...)} items, callouts, {@code \K}, non-atomic
- * assertions, the {@code x}, {@code n}, {@code J} and {@code U} options, backreferences inside a
- * lookbehind, references to a group numbered 10 or more before that group opens, and Unicode
- * properties other than general categories, {@code Any} and PCRE2's {@code Xan Xps Xsp Xwd Xuc}.
+ * <p>The rest is refused with a {@link PcreSyntaxException} saying "not supported by relabel"
+ * rather than approximated. What Java cannot express: recursion and subroutine calls,
+ * conditionals, branch reset, {@code (*VERB)} and other {@code (*...)} items, callouts,
+ * {@code \K}, non-atomic assertions, the {@code x}, {@code n}, {@code J} and {@code U} options,
+ * Unicode properties other than general categories, {@code Any} and {@code Xan Xps Xsp Xwd Xuc},
+ * backreferences inside a lookbehind or to a group numbered 10 or more before it opens, and
+ * backreferences to a group that is repeated or inside a repeat, lookaround or atomic group
+ * (Java keeps or drops such captures differently). And what PCRE2 10.42 gets wrong in ways only
+ * a port of its compiler could follow: a lookahead that starts the pattern (its asserted first
+ * byte and the required last byte are taken to be different bytes), a group with alternatives
+ * repeated {0} (its start-of-match analysis then misreads the pattern), a backreference inside
+ * the group it names (its minimum length ignores that branch), an atomic group with
+ * alternatives after a repeat, a misjudged repeat whose next item is optional or across a
+ * group boundary, and patterns that may exceed PCRE2's size limit.
  */
 final class PcreTranslator {
   /** A match length that is not fixed, for PCRE2's fixed-length lookbehind rule. */
@@ -262,8 +279,7 @@ final class PcreTranslator {
         case '.' -> {
           pos++;
           // PcrePattern compiles with DOTALL, so a bare '.' is any byte.
-          oneByte(options.dotall() ? "." : "[^\\n]", options.dotall() ? PcreItemType.type(PcreItemType.ALLANY, range(0, 0xff))
-              : PcreItemType.type(PcreItemType.ANY, complement(chars("\\n"))));
+          oneByte(options.dotall() ? "." : "[^\\n]", PcreItemType.of(options.dotall() ? PcreItemType.ALLANY : PcreItemType.ANY));
         }
         default -> {
           pos++;
@@ -772,7 +788,7 @@ final class PcreTranslator {
        * looks for a required byte (the last literal) only after it and counts both in the minimum
        * length: (?=A)x?A never matches "A".
        */
-      throw unsupported("a lookahead that starts the pattern");
+      throw unsupported("a lookahead at the start of the pattern or of a top-level alternative");
     }
     // A capturing group has just been numbered: it is its own first group.
     boolean capturing = java.equals("(");
@@ -1208,11 +1224,10 @@ final class PcreTranslator {
       case 'G' -> assertion("\\G", false);
       case 'K' -> throw unsupported("\\K");
       // PCRE2's \R and \X are atomic; on bytes \X is CR LF or any one byte.
-      case 'R' -> item("(?>\\r\\n|[\\n\\x{b}\\f\\r\\x{85}])", VARIABLE, 1, Shape.TYPE,
-          PcreItemType.type(PcreItemType.ANYNL, escapeSet('v')));
-      case 'X' -> item("(?>\\r\\n|.)", VARIABLE, 1, Shape.TYPE, PcreItemType.type(PcreItemType.EXTUNI, range(0, 0xff)));
+      case 'R' -> item("(?>\\r\\n|[\\n\\x{b}\\f\\r\\x{85}])", VARIABLE, 1, Shape.TYPE, PcreItemType.of(PcreItemType.ANYNL));
+      case 'X' -> item("(?>\\r\\n|.)", VARIABLE, 1, Shape.TYPE, PcreItemType.of(PcreItemType.EXTUNI));
       case 'N' -> notNewline();
-      case 'C' -> oneByte(".", PcreItemType.type(PcreItemType.ANYBYTE, range(0, 0xff)));
+      case 'C' -> oneByte(".", PcreItemType.of(PcreItemType.ANYBYTE));
       case 'Q' -> quoted();
       case 'E' -> {
         // A \E without \Q is ignored, as nothing.
@@ -1236,7 +1251,7 @@ final class PcreTranslator {
         throw error("PCRE2 does not support \\F, \\L, \\l, \\N{name}, \\U, or \\u");
       }
     }
-    oneByte("[^\\n]", PcreItemType.type(PcreItemType.ANY, complement(chars("\\n"))));
+    oneByte("[^\\n]", PcreItemType.of(PcreItemType.ANY));
   }
 
   /** The PCRE2 type of a class escape such as \d or \H. */
@@ -1253,7 +1268,7 @@ final class PcreTranslator {
       case 'V' -> PcreItemType.NOT_VSPACE;
       default -> PcreItemType.VSPACE;
     };
-    return PcreItemType.type(type, escapeSet(escape));
+    return PcreItemType.of(type);
   }
 
 

@@ -24,12 +24,19 @@ import org.junit.jupiter.api.Test;
  * unanchored on byte strings. For every pattern PCRE2 compiles exactly when we do, except for
  * features we refuse as "not supported by relabel"; for every pattern both compile, every subject
  * matches in both or in neither.
+ *
+ * <p>Three sources of patterns: a hand-written table of the places where the dialects (or PCRE2
+ * 10.42's optimisations) part ways, each tried on its own subjects, common ones, all 256 one-byte
+ * strings for short patterns and random ones; the patterns relabel refuses; and a seeded random
+ * grammar of the same constructs with subjects biased toward the pattern's bytes and '/', '\n',
+ * '\r', NEL, NBSP and é.
  */
 class PcreDifferentialTest {
-  /** -Dpcre.seed and -Dpcre.patterns run the random comparison at other seeds and sizes. */
+  /** -Dpcre.seed, -Dpcre.patterns and -Dpcre.depth run the random comparison at other settings. */
   private static final long SEED = Long.decode(System.getProperty("pcre.seed", "0x5e1abe1"));
   private static final int RANDOM_PATTERNS = Integer.getInteger("pcre.patterns", 20_000);
   private static final int SUBJECTS_PER_RANDOM_PATTERN = 12;
+  private static final int MAX_GROUP_DEPTH = Integer.getInteger("pcre.depth", 2);
 
   @BeforeAll
   static void reference() {
@@ -101,7 +108,7 @@ class PcreDifferentialTest {
       c("\\N{x}"),
       c("\\N{U+41}"),
       c("\\C", "\u00e9", "\n"),
-      c("\\R", "\n", "\r", "\r\n", "\u0085", "\u000b", "\f", "\u2028", "x"),
+      c("\\R", "\n", "\r", "\r\n", "\u0085", "\u000b", "\f", "x"),
       c("\\R\\n", "\r\n", "\n\n"),
       c("a\\R{2}b", "a\r\nb", "a\r\n\nb", "a\n\nb"),
       c("\\X", "\r\n", "a"),
@@ -388,8 +395,9 @@ class PcreDifferentialTest {
         ours = PcrePattern.compile(pattern);
       } catch (PcreSyntaxException e) {
         ourError = e.getMessage();
-      } catch (RuntimeException e) {
-        ourError = "crashed: " + e;
+      } catch (RuntimeException | StackOverflowError e) {
+        disagreements.add(show(pattern) + ": the translation crashed: " + e);
+        return;
       }
       Pcre2.Compiled reference = Pcre2.compile(pattern);
       if (!reference.ok()) {
@@ -413,6 +421,9 @@ class PcreDifferentialTest {
         }
         bothCompiled++;
         for (String subject : subjects) {
+          if (!subject.chars().allMatch(c -> c <= 0xff)) {
+            throw new IllegalArgumentException("subjects are bytes, one char each: " + show(subject));
+          }
           pairs++;
           byte[] bytes = subject.getBytes(StandardCharsets.ISO_8859_1);
           String expected;
@@ -643,7 +654,7 @@ class PcreDifferentialTest {
         return !escape.equals("\\Q\\E") && !escape.equals("\\E");
       } else if (pick < 0.64) {
         characterClass(pattern);
-      } else if (pick < 0.80 && depth < 2) {
+      } else if (pick < 0.80 && depth < MAX_GROUP_DEPTH) {
         String open = pick(GROUPS, WILD_GROUPS);
         if (open.equals("(") && random.nextDouble() < 0.3) {
           names++;
