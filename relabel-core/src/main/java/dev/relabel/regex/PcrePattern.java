@@ -11,11 +11,11 @@ import java.util.regex.PatternSyntaxException;
  */
 public final class PcrePattern {
   /*
-   * DOTALL: libselinux compiles with PCRE2_DOTALL. UNIX_LINES: PCRE2's newline is LF only, so
-   * '$', '\Z' and (?m) must see '\n' alone as a line terminator, not '\r', '\u0085' and friends.
-   * No CASE_INSENSITIVE|UNICODE_CASE: PCRE2's default tables fold ASCII letters only.
+   * DOTALL: the translation writes PCRE2's dotall '.' as a bare '.' (and \C, \X, full byte
+   * sets likewise). Nothing else it writes depends on a flag: case folding, '^', '$' and the
+   * non-dotall '.' are spelled out with PCRE2's rules (ASCII-only folding, LF the only newline).
    */
-  static final int FLAGS = Pattern.DOTALL | Pattern.UNIX_LINES;
+  static final int FLAGS = Pattern.DOTALL;
 
   private final String source;
   private final Pattern pattern;
