@@ -48,7 +48,10 @@ final class CompiledSpec {
   private final String[] requiredRuns;
   /** Every key this spec matches ends with this, or with this and one "\n" (EXPRESSION only). */
   private final String requiredSuffix;
+  /** The compiled expression, for EXPRESSION specs only: shapes never need it to answer. */
   private final PcrePattern pattern;
+  /** The expression of any shape, compiled on first use by the tests that hold shapes to it. */
+  private volatile PcrePattern reference;
 
   CompiledSpec(int rank, Spec spec) {
     this.rank = rank;
@@ -77,13 +80,29 @@ final class CompiledSpec {
       this.requiredRuns = new String[0];
       this.requiredSuffix = "";
     }
+    // Shapes are decided by string comparisons; compiling their expressions too would only slow
+    // the start of every run.
+    this.pattern = found == Shape.EXPRESSION ? compile(spec) : null;
+  }
+
+  private static PcrePattern compile(Spec spec) {
     try {
-      // Compiled for every shape: it is the reference the shortcuts are tested against.
-      this.pattern = PcrePattern.compile("^" + regex + "$");
+      return PcrePattern.compile("^" + spec.regex() + "$");
     } catch (PcreSyntaxException e) {
       // The loader has already compiled every expression; a Policy built by hand may not have.
-      throw new IllegalArgumentException(spec.location() + ": invalid regex " + regex + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          spec.location() + ": invalid regex " + spec.regex() + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The expression, whatever the shape; compiled once on first use (tests only). */
+  private PcrePattern reference() {
+    PcrePattern compiled = pattern != null ? pattern : reference;
+    if (compiled == null) {
+      compiled = compile(spec);
+      reference = compiled;
+    }
+    return compiled;
   }
 
   Shape shape() {
@@ -114,7 +133,7 @@ final class CompiledSpec {
 
   /** What the expression itself answers; the shortcuts must always agree with it. */
   boolean matchesByExpression(String key) {
-    return (separateStem == null || key.startsWith(separateStem)) && pattern.find(key);
+    return (separateStem == null || key.startsWith(separateStem)) && reference().find(key);
   }
 
   /** A cheap necessary condition, checked before running the expression. */
@@ -171,7 +190,7 @@ final class CompiledSpec {
    * reading to its end, so that no longer key can match. Tests hold the shapes' answers to it.
    */
   boolean mayMatchExtensionByExpression(String keyPrefix) {
-    java.util.regex.Matcher m = pattern.matcher(keyPrefix);
+    java.util.regex.Matcher m = reference().matcher(keyPrefix);
     return m.find() || m.hitEnd();
   }
 }

@@ -21,9 +21,16 @@ import java.util.Optional;
 final class SpecParser {
   private SpecParser() {}
 
-  /** Parses one file's bytes; problems are added to {@code errors} and their lines skipped. */
+  /** A line split into its fields, not yet checked. */
+  private record Fields(int line, String regex, String typeFlag, String context) {}
+
+  /**
+   * Parses one file's bytes; problems are added to {@code errors}, in line order, and their lines
+   * skipped. The expressions, which cost most of a load, are compiled in parallel.
+   */
   static List<Spec> parse(Path file, byte[] content, Origin origin, List<PolicyError> errors) {
-    List<Spec> specs = new ArrayList<>();
+    List<PolicyError> found = new ArrayList<>();
+    List<Fields> lines = new ArrayList<>();
     int lineNumber = 0;
     int start = 0;
     while (start < content.length) {
@@ -37,14 +44,53 @@ final class SpecParser {
       while (stop < end && content[stop] != 0) {
         stop++;
       }
-      parseLine(file, content, start, stop, lineNumber, origin, errors).ifPresent(specs::add);
+      split(file, content, start, stop, lineNumber, found).ifPresent(lines::add);
       start = end + 1;
     }
+    String[] regexProblems = lines.parallelStream().map(SpecParser::regexProblem).toArray(String[]::new);
+    List<Spec> specs = new ArrayList<>(lines.size());
+    for (int i = 0; i < lines.size(); i++) {
+      Fields fields = lines.get(i);
+      int problems = found.size();
+      FileType type = FileType.ANY;
+      if (fields.typeFlag() != null) {
+        Optional<FileType> parsed = FileType.fromFlag(fields.typeFlag());
+        if (parsed.isEmpty()) {
+          found.add(new PolicyError(file, fields.line(),
+              "invalid file type " + fields.typeFlag() + " (expected one of -- -d -l -c -b -s -p)"));
+        } else {
+          type = parsed.get();
+        }
+      }
+      if (regexProblems[i] != null) {
+        found.add(new PolicyError(file, fields.line(), regexProblems[i]));
+      }
+      ContextSyntax.problem(fields.context())
+          .ifPresent(message -> found.add(new PolicyError(file, fields.line(), message)));
+      if (found.size() == problems) {
+        specs.add(new Spec(fields.regex(), type, fields.context(), file, fields.line(), origin));
+      }
+    }
+    // Lines with too few fields were reported while splitting: put every error in line order.
+    found.sort(java.util.Comparator.comparingInt(PolicyError::line));
+    errors.addAll(found);
     return specs;
   }
 
-  private static Optional<Spec> parseLine(
-      Path file, byte[] content, int start, int end, int line, Origin origin, List<PolicyError> errors) {
+  /** What PCRE2 would say of the expression, compiled as libselinux compiles it; null when valid. */
+  private static String regexProblem(Fields fields) {
+    try {
+      // libselinux compiles the expression anchored, as one string: "^" + REGEX + "$".
+      PcrePattern.compile("^" + fields.regex() + "$");
+      return null;
+    } catch (PcreSyntaxException e) {
+      return "invalid regex " + fields.regex() + ": " + e.getMessage();
+    }
+  }
+
+  /** The fields of one line as {@code read_spec_entries} splits them; empty for a blank or comment line. */
+  private static Optional<Fields> split(
+      Path file, byte[] content, int start, int end, int line, List<PolicyError> errors) {
     List<String> fields = new ArrayList<>(3);
     int i = start;
     while (fields.size() < 3) {
@@ -74,30 +120,8 @@ final class SpecParser {
       errors.add(new PolicyError(file, line, "line is missing fields: expected REGEX [TYPE] CONTEXT"));
       return Optional.empty();
     }
-    String regex = fields.get(0);
-    String context = fields.get(fields.size() - 1);
-    FileType type = FileType.ANY;
-    int problems = errors.size();
-    if (fields.size() == 3) {
-      Optional<FileType> parsed = FileType.fromFlag(fields.get(1));
-      if (parsed.isEmpty()) {
-        errors.add(new PolicyError(file, line,
-            "invalid file type " + fields.get(1) + " (expected one of -- -d -l -c -b -s -p)"));
-      } else {
-        type = parsed.get();
-      }
-    }
-    try {
-      // libselinux compiles the expression anchored, as one string: "^" + REGEX + "$".
-      PcrePattern.compile("^" + regex + "$");
-    } catch (PcreSyntaxException e) {
-      errors.add(new PolicyError(file, line, "invalid regex " + regex + ": " + e.getMessage()));
-    }
-    ContextSyntax.problem(context).ifPresent(message -> errors.add(new PolicyError(file, line, message)));
-    if (errors.size() > problems) {
-      return Optional.empty();
-    }
-    return Optional.of(new Spec(regex, type, context, file, line, origin));
+    String typeFlag = fields.size() == 3 ? fields.get(1) : null;
+    return Optional.of(new Fields(line, fields.get(0), typeFlag, fields.get(fields.size() - 1)));
   }
 
   /** C's isspace in the C locale. */
