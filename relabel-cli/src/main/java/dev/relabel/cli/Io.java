@@ -44,11 +44,6 @@ public record Io(InputStream in, OutputStream out, OutputStream err, Charset cha
    * them under ISO-8859-1, the valid ones under UTF-8).
    */
   public static Charset jnuCharset() {
-    String name = System.getProperty("sun.jnu.encoding");
-    try {
-      return name == null ? Charset.defaultCharset() : Charset.forName(name);
-    } catch (RuntimeException e) {
-      return Charset.defaultCharset();
-    }
+    return dev.relabel.walk.PathBytes.charset();
   }
 }

@@ -99,7 +99,12 @@ class SystemPolicyTest {
   @Test
   void thisMachinesPolicy() throws Exception {
     Path config = Path.of("/etc/selinux/config");
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(config), "no /etc/selinux/config here");
+    if (!Files.isRegularFile(config)) {
+      if (dev.relabel.fixtures.oracle.Oracles.inCi()) {
+        org.junit.jupiter.api.Assertions.fail("CI=true and /etc/selinux/config is missing (apt-get install selinux-policy-default)");
+      }
+      org.junit.jupiter.api.Assumptions.abort("no /etc/selinux/config here");
+    }
     Path found = PolicyLoader.systemFileContexts(Path.of("/"));
     assertEquals(Path.of("/etc/selinux"), found.getParent().getParent().getParent().getParent());
   }
