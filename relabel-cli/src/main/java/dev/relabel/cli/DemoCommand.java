@@ -80,14 +80,22 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Sample tree:   " + root + " (labelled as if it were /)");
       out.println();
       LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(fileContexts));
+      // Writing security.* attributes needs CAP_SYS_ADMIN where SELinux is off: without it, show
+      // what would be labelled instead of failing on every entry.
+      boolean dryRun = !mayWriteSecurityAttributes();
+      if (dryRun) {
+        out.println("Not running as root: security.selinux cannot be written here, so this is a dry run (-n).");
+        out.println();
+      }
       RelabelOptions options = RelabelOptions.defaults().withThreads(threads).withAlternateRoot(root)
-          .withCheckSeclabel(false);
+          .withCheckSeclabel(false).withDryRun(dryRun);
       RelabelListener printer = new RelabelListener() {
         @Override
         public void changed(RelabelReport.Change change) {
           synchronized (out) {
             String from = change.from() == null ? "(null)" : change.from();
-            out.println("Relabeled " + change.pathText() + " from " + from + " to " + change.to());
+            String verb = change.applied() ? "Relabeled " : "Would relabel ";
+            out.println(verb + change.pathText() + " from " + from + " to " + change.to());
           }
         }
 
@@ -100,9 +108,9 @@ final class DemoCommand implements Callable<Integer> {
       };
       RelabelReport report = Relabeler.onDisk(matcher, options, printer).run(List.of(root));
       out.println();
-      out.printf("%d entries visited, %d relabeled, %d left alone (<<none>> or no spec), %d failed, in %d ms%n",
-          report.visited(), report.relabeled(), report.unmatched(), report.failures().size(),
-          report.elapsed().toMillis());
+      out.printf("%d entries visited, %d %s, %d left alone (<<none>> or no spec), %d failed, in %d ms%n",
+          report.visited(), report.relabeled(), dryRun ? "would be relabeled" : "relabeled", report.unmatched(),
+          report.failures().size(), report.elapsed().toMillis());
       return report.succeeded() ? RelabelCommand.EXIT_OK : RelabelCommand.EXIT_FAILURE;
     } finally {
       if (keep) {
@@ -110,6 +118,14 @@ final class DemoCommand implements Callable<Integer> {
       } else {
         delete(work);
       }
+    }
+  }
+
+  private static boolean mayWriteSecurityAttributes() {
+    try {
+      return ((Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid")) == 0;
+    } catch (IOException | RuntimeException e) {
+      return true; // cannot tell: try, and report what fails
     }
   }
 
