@@ -11,6 +11,7 @@ import dev.relabel.spec.PolicyException;
 import dev.relabel.spec.PolicyLoader;
 import dev.relabel.walk.RelabelOptions;
 import dev.relabel.walk.NativeFileTree;
+import dev.relabel.walk.RelabelReport;
 import dev.relabel.walk.Relabeler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -82,7 +83,7 @@ import picocli.CommandLine.Spec;
       "",
       "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
           + " -d (print the spec each file matched), -D and -I (directory digests), -E"
-          + " (conflicts as errors), -l (syslog), -p (progress), -W (specs that matched nothing),"
+          + " (conflicts as errors), -l (syslog), -p (progress),"
           + " -x (restorecon's; setfiles never crosses mount points). -A, -j and -U are from"
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
           + " (setfiles' -h prints its usage and exits 255).",
@@ -177,8 +178,12 @@ public final class SetfilesCommand implements Callable<Integer> {
   @Option(names = "-p", hidden = true)
   private boolean progress;
 
-  @Option(names = "-W", hidden = true)
+  @Option(names = "-W",
+      description = "After the run, warn about every spec that matched no entry, as setfiles' selabel_stats does.")
   private boolean warnNoMatch;
+
+  /** With -W: the specs that decided some entry, over every path (identity). */
+  private final Set<dev.relabel.spec.Spec> usedSpecs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
   @Option(names = "-x", hidden = true)
   private boolean oneFilesystem;
@@ -246,7 +251,8 @@ public final class SetfilesCommand implements Callable<Integer> {
         .withCheckSeclabel(!noSeclabelCheck)
         .withHardLinkCheck(!noHardLinkCheck && !standardInput)
         .withSkipMultiLinked(skipMultiLinked)
-        .withRecurse(true);
+        .withRecurse(true)
+        .withReportUnusedSpecs(warnNoMatch);
     if (alternateRoot != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot));
     }
@@ -269,6 +275,9 @@ public final class SetfilesCommand implements Callable<Integer> {
         labelPattern(glob, path);
       }
     }
+    if (warnNoMatch) {
+      warnUnusedSpecs();
+    }
     output.flush();
     if (output.hasFatal()) {
       return EXIT_FATAL;
@@ -277,6 +286,17 @@ public final class SetfilesCommand implements Callable<Integer> {
       return countErrors ? EXIT_ERRORS : EXIT_FATAL;
     }
     return RelabelCommand.EXIT_OK;
+  }
+
+  /** setfiles -W: selabel_stats' line for each spec no lookup of the whole run was decided by. */
+  private void warnUnusedSpecs() {
+    for (dev.relabel.spec.Spec unused : matcher.specsInLibselinuxOrder()) {
+      if (!usedSpecs.contains(unused)) {
+        String type = unused.fileType().flag().map(flag -> flag + ", ").orElse("");
+        output.error(SetfilesOutput.PREFIX + "Warning!  No matches for (" + unused.regex() + ", " + type
+            + unused.context() + ")\n");
+      }
+    }
   }
 
   private void refuseUnsupported() {
@@ -294,8 +314,6 @@ public final class SetfilesCommand implements Callable<Integer> {
       refused = "-l (log changes to syslog) is not supported";
     } else if (progress) {
       refused = "-p (progress) is not supported";
-    } else if (warnNoMatch) {
-      refused = "-W (report specs that matched no file) is not supported";
     } else if (oneFilesystem) {
       refused = "-x is restorecon's option: setfiles never crosses mount points";
     }
@@ -442,11 +460,18 @@ public final class SetfilesCommand implements Callable<Integer> {
     }
     byte[] keyBytes = key.getBytes(charset);
     Label label = matcher.lookup(key.isEmpty() ? new byte[] {'/'} : keyBytes, type);
+    label.spec().ifPresent(usedSpecs::add);
     if (label.kind() != Label.Kind.CONTEXT) {
       output.info(output.concat("Warning no default label for ", keyBytes, "\n"));
     }
     output.nameRoot(text.getBytes(charset), shown.getBytes(charset));
-    relabeler.run(List.of(absolute));
+    RelabelReport report = relabeler.run(List.of(absolute));
+    if (warnNoMatch) {
+      // Every spec the run did not list as unused decided some entry.
+      Set<dev.relabel.spec.Spec> unused = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      unused.addAll(report.unusedSpecs());
+      matcher.specsInLibselinuxOrder().stream().filter(spec -> !unused.contains(spec)).forEach(usedSpecs::add);
+    }
   }
 
   private static String stripTrailingSlashes(String path) {

@@ -59,6 +59,18 @@ public final class LabelMatcher {
     return new LabelMatcher(policy);
   }
 
+  /**
+   * Every spec in the order of libselinux's sorted spec array (expressions in load order, then
+   * exact specs in load order), which is the order {@code selabel_stats} reports unused specs in.
+   */
+  public List<Spec> specsInLibselinuxOrder() {
+    List<Spec> order = new ArrayList<>(byRank.length);
+    for (int rank = byRank.length - 1; rank >= 0; rank--) {
+      order.add(byRank[rank].spec);
+    }
+    return order;
+  }
+
   /** The policy this matcher answers for. */
   public Policy policy() {
     return policy;

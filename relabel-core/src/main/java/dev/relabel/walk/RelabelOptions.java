@@ -21,6 +21,8 @@ import java.util.Optional;
  * @param hardLinkCheck report multiply-linked files whose names get different labels (off with {@code -A})
  * @param skipMultiLinked leave files with more than one link alone ({@code -j})
  * @param recurse descend into directories (restorecon without {@code -R} does not)
+ * @param reportUnusedSpecs list, in the report, the specs that decided no entry ({@code -W}); off
+ *     by default, since it costs a set insertion per entry
  */
 public record RelabelOptions(
     int threads,
@@ -34,7 +36,8 @@ public record RelabelOptions(
     boolean checkSeclabel,
     boolean hardLinkCheck,
     boolean skipMultiLinked,
-    boolean recurse) {
+    boolean recurse,
+    boolean reportUnusedSpecs) {
   public RelabelOptions {
     if (threads < 0) {
       throw new IllegalArgumentException("threads must be 0 (all cores) or more: " + threads);
@@ -44,7 +47,8 @@ public record RelabelOptions(
 
   /** setfiles' defaults: one thread, type-only changes, recursive, hard links checked. */
   public static RelabelOptions defaults() {
-    return new RelabelOptions(1, false, false, false, Optional.empty(), List.of(), false, false, true, true, false, true);
+    return new RelabelOptions(1, false, false, false, Optional.empty(), List.of(), false,
+        false, true, true, false, true, false);
   }
 
   /** The number of workers this asks for. */
@@ -53,62 +57,67 @@ public record RelabelOptions(
   }
 
   public RelabelOptions withThreads(int n) {
-    return new RelabelOptions(n, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem, ignoreMissing,
-        checkSeclabel, hardLinkCheck, skipMultiLinked, recurse);
+    return new RelabelOptions(n, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withForce(boolean on) {
-    return new RelabelOptions(threads, on, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem, ignoreMissing,
-        checkSeclabel, hardLinkCheck, skipMultiLinked, recurse);
+    return new RelabelOptions(threads, on, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withUserRoleType(boolean on) {
-    return new RelabelOptions(threads, force, on, dryRun, alternateRoot, excludes, oneFilesystem, ignoreMissing,
-        checkSeclabel, hardLinkCheck, skipMultiLinked, recurse);
+    return new RelabelOptions(threads, force, on, dryRun, alternateRoot, excludes, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withDryRun(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, on, alternateRoot, excludes, oneFilesystem, ignoreMissing,
-        checkSeclabel, hardLinkCheck, skipMultiLinked, recurse);
+    return new RelabelOptions(threads, force, userRoleType, on, alternateRoot, excludes, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withAlternateRoot(Path root) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, Optional.of(root), excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withExcludes(List<Path> paths) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, paths, oneFilesystem, ignoreMissing,
-        checkSeclabel, hardLinkCheck, skipMultiLinked, recurse);
+    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, paths, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withOneFilesystem(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, on, ignoreMissing,
-        checkSeclabel, hardLinkCheck, skipMultiLinked, recurse);
+    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, on,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withIgnoreMissing(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem, on,
-        checkSeclabel, hardLinkCheck, skipMultiLinked, recurse);
+    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
+        on, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withCheckSeclabel(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse);
+        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withHardLinkCheck(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse);
+        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withSkipMultiLinked(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse);
+        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse, reportUnusedSpecs);
   }
 
   public RelabelOptions withRecurse(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on, reportUnusedSpecs);
+  }
+
+  public RelabelOptions withReportUnusedSpecs(boolean on) {
+    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, on);
   }
 }

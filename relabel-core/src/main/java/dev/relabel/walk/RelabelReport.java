@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.spec.Spec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -12,11 +13,14 @@ import java.util.List;
  * @param unmatched entries no spec matched, or whose spec says {@code <<none>>}
  * @param failures every entry that could not be handled
  * @param cancelled whether the run was interrupted before it finished
+ * @param unusedSpecs with {@link RelabelOptions#reportUnusedSpecs}, the specs that decided no
+ *     entry, in libselinux's order ({@code setfiles -W}); otherwise empty
  */
-public record RelabelReport(
-    long visited, long relabeled, long unmatched, List<Failure> failures, boolean cancelled, Duration elapsed) {
+public record RelabelReport(long visited, long relabeled, long unmatched, List<Failure> failures, boolean cancelled,
+    Duration elapsed, List<Spec> unusedSpecs) {
   public RelabelReport {
     failures = List.copyOf(failures);
+    unusedSpecs = List.copyOf(unusedSpecs);
   }
 
   /** One label change. */

@@ -6,6 +6,7 @@ import dev.relabel.match.LabelMatcher;
 import dev.relabel.match.Latin1;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.spec.FileType;
+import dev.relabel.spec.Spec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -35,6 +36,8 @@ final class Walk {
     long relabeled;
     long unmatched;
     final List<RelabelReport.Failure> failures = new ArrayList<>();
+    /** With {@code -W}: the specs that decided an entry (by identity). */
+    final Set<Spec> usedSpecs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
   }
 
   private record Inode(long device, long inode) {}
@@ -157,6 +160,9 @@ final class Walk {
       c.sinceTick = 0;
       listener.progress(TICK);
     }
+    if (options.reportUnusedSpecs()) {
+      label.spec().ifPresent(c.usedSpecs::add);
+    }
     if (label.kind() != Label.Kind.CONTEXT) {
       c.unmatched++;
       return;
@@ -242,13 +248,18 @@ final class Walk {
     long relabeled = 0;
     long unmatched = 0;
     List<RelabelReport.Failure> failures = new ArrayList<>();
+    Set<Spec> used = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     for (Counters c : allCounters) {
+      used.addAll(c.usedSpecs);
       visited += c.visited;
       relabeled += c.relabeled;
       unmatched += c.unmatched;
       failures.addAll(c.failures);
     }
     failures.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
-    return new RelabelReport(visited, relabeled, unmatched, failures, cancelled, elapsed);
+    List<Spec> unused = options.reportUnusedSpecs()
+        ? matcher.specsInLibselinuxOrder().stream().filter(spec -> !used.contains(spec)).toList()
+        : List.of();
+    return new RelabelReport(visited, relabeled, unmatched, failures, cancelled, elapsed, unused);
   }
 }
