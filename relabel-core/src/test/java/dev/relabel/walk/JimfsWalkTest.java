@@ -13,6 +13,7 @@ import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.nativeio.TestErrno;
 import dev.relabel.spec.FileType;
+import dev.relabel.spec.Spec;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -558,6 +559,19 @@ class JimfsWalkTest {
     assertEquals(List.of(), report.failures());
     assertTrue(listener.changeLines().stream().noneMatch(l -> l.startsWith("/other") || l.startsWith("/tree/none:")
         || l.startsWith("/tree/none/file")), listener.changeLines().toString());
+  }
+
+  @ParameterizedTest(name = "-T {0}")
+  @ValueSource(ints = {1, 3})
+  void unusedSpecsAreReportedInLibselinuxOrderOnlyWhenAsked(int threads) throws IOException {
+    smallTree();
+    RelabelOptions options = RelabelOptions.defaults().withThreads(threads);
+    RelabelReport quiet = run(options, new RecordingListener(), "/tree/etc");
+    assertEquals(List.of(), quiet.unusedSpecs(), "only reported when asked");
+    RelabelReport report = run(options.withReportUnusedSpecs(true), new RecordingListener(), "/tree/etc");
+    // Only /tree/etc(/.*)? decided anything; libselinux lists expressions, then exact specs ("/").
+    assertEquals(List.of("/tree(/.*)?", "/tree/bin(/.*)?", "/tree/var/log(/.*)?", "/tree/none(/.*)?",
+        "/tree/none/inner(/.*)?", "/"), report.unusedSpecs().stream().map(Spec::regex).toList());
   }
 
   // ---------------------------------------------------------------------------------------------
