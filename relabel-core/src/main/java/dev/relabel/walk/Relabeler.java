@@ -53,10 +53,9 @@ public final class Relabeler {
   }
 
   /**
-   * Relabels each root (a file, or a directory and, when recursing, everything beneath it).
-   *
-   * @throws InterruptedException never: an interrupt ends the run early with a cancelled report
-   *     and leaves the thread's interrupt status set
+   * Relabels each root (a file, or a directory and, when recursing, everything beneath it), one
+   * root after the other, each walked by all workers. Interrupting the calling thread ends the run
+   * early: the report says {@code cancelled}, and the thread's interrupt status stays set.
    */
   public RelabelReport run(List<Path> roots) {
     long start = System.nanoTime();
@@ -98,5 +97,4 @@ public final class Relabeler {
     }
     return walk.report(Duration.ofNanos(System.nanoTime() - start));
   }
-
 }
