@@ -82,7 +82,7 @@ import picocli.CommandLine.Spec;
           + " could not be relabelled (without -C)",
       "",
       "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
-          + " -d (print the spec each file matched), -D and -I (directory digests), -E"
+          + " -D and -I (directory digests), -E"
           + " (conflicts as errors), -l (syslog), -p (progress),"
           + " -x (restorecon's; setfiles never crosses mount points). -A, -j and -U are from"
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
@@ -160,7 +160,7 @@ public final class SetfilesCommand implements Callable<Integer> {
   @Option(names = "-c", paramLabel = "POLICY", hidden = true)
   private String binaryPolicy;
 
-  @Option(names = "-d", hidden = true)
+  @Option(names = "-d", description = "Print the context each entry's spec gives it: PATH matched by CONTEXT.")
   private boolean printMatches;
 
   @Option(names = "-D", hidden = true)
@@ -252,7 +252,8 @@ public final class SetfilesCommand implements Callable<Integer> {
         .withHardLinkCheck(!noHardLinkCheck && !standardInput)
         .withSkipMultiLinked(skipMultiLinked)
         .withRecurse(true)
-        .withReportUnusedSpecs(warnNoMatch);
+        .withReportUnusedSpecs(warnNoMatch)
+        .withLogMatches(printMatches);
     if (alternateRoot != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot));
     }
@@ -303,8 +304,6 @@ public final class SetfilesCommand implements Callable<Integer> {
     String refused = null;
     if (binaryPolicy != null) {
       refused = "-c (check contexts against a binary policy) is not supported";
-    } else if (printMatches) {
-      refused = "-d (print the spec each file matched) is not supported: the engine reports changed files only";
     } else if (digests || ignoreDigests) {
       refused = (digests ? "-D" : "-I") + " (directory digests, security.sehash) is not supported: every entry is"
           + " always checked and no digest is written";

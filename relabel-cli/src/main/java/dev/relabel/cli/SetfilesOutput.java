@@ -25,6 +25,7 @@ final class SetfilesOutput implements RelabelListener {
 
   private static final byte[] RELABELED = ascii("Relabeled ");
   private static final byte[] WOULD_RELABEL = ascii("Would relabel ");
+  private static final byte[] MATCHED_BY = ascii(" matched by ");
   private static final byte[] FROM = ascii(" from ");
   private static final byte[] TO = ascii(" to ");
   private static final byte[] NULL = ascii("(null)");
@@ -66,6 +67,17 @@ final class SetfilesOutput implements RelabelListener {
     line.writeBytes(change.from() == null ? NULL : change.from().getBytes(StandardCharsets.ISO_8859_1));
     line.writeBytes(TO);
     line.writeBytes(change.to().getBytes(StandardCharsets.ISO_8859_1));
+    line.write('\n');
+    info(line.toByteArray());
+  }
+
+  /** setfiles -d: {@code PATH matched by CONTEXT}, for every entry a spec gives a context. */
+  @Override
+  public void matched(byte[] path, String context) {
+    ByteArrayOutputStream line = new ByteArrayOutputStream(path.length + 64);
+    line.writeBytes(shown(path));
+    line.writeBytes(MATCHED_BY);
+    line.writeBytes(context.getBytes(StandardCharsets.ISO_8859_1));
     line.write('\n');
     info(line.toByteArray());
   }

@@ -107,6 +107,8 @@ class SetfilesReferenceTest {
         new Case("-o", "-o out -v -r ROOT SPEC ROOT/c", true, false, null),
         new Case("-q", "-q -v -r ROOT SPEC ROOT/c", true, false, null),
         new Case("-W", "-W -n -r ROOT SPEC ROOT/t", true, false, null),
+        new Case("-d", "-d -v -r ROOT SPEC ROOT/t ROOT/c", true, false, null),
+        new Case("-d, hard links", "-d -n -T 1 -r ROOT SPEC ROOT/h", true, false, null),
         new Case("-W over two roots", "-W -v -r ROOT SPEC ROOT/t ROOT/h", true, false, null),
         new Case("-W, every spec used", "-W -n -r ROOT SPEC ROOT", true, false, null),
         new Case("-0 without a list", "-0 -v -r ROOT SPEC ROOT/c", true, false, null),

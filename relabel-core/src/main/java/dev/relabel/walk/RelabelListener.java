@@ -8,6 +8,12 @@ public interface RelabelListener {
   /** A label was (or, in a dry run, would be) changed. {@code from} is null for an unlabeled entry. */
   default void changed(RelabelReport.Change change) {}
 
+  /**
+   * With {@link RelabelOptions#logMatches}: the context the policy gives {@code path}, before the
+   * rules decide what to write ({@code setfiles -d}'s "PATH matched by CONTEXT").
+   */
+  default void matched(byte[] path, String context) {}
+
   /** An entry could not be handled; the walk goes on. */
   default void failed(RelabelReport.Failure failure) {}
 

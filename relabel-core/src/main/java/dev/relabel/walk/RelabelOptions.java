@@ -23,6 +23,7 @@ import java.util.Optional;
  * @param recurse descend into directories (restorecon without {@code -R} does not)
  * @param reportUnusedSpecs list, in the report, the specs that decided no entry ({@code -W}); off
  *     by default, since it costs a set insertion per entry
+ * @param logMatches tell the listener the context each entry's spec gives ({@code setfiles -d})
  */
 public record RelabelOptions(
     int threads,
@@ -37,7 +38,8 @@ public record RelabelOptions(
     boolean hardLinkCheck,
     boolean skipMultiLinked,
     boolean recurse,
-    boolean reportUnusedSpecs) {
+    boolean reportUnusedSpecs,
+    boolean logMatches) {
   public RelabelOptions {
     if (threads < 0) {
       throw new IllegalArgumentException("threads must be 0 (all cores) or more: " + threads);
@@ -48,7 +50,7 @@ public record RelabelOptions(
   /** setfiles' defaults: one thread, type-only changes, recursive, hard links checked. */
   public static RelabelOptions defaults() {
     return new RelabelOptions(1, false, false, false, Optional.empty(), List.of(), false,
-        false, true, true, false, true, false);
+        false, true, true, false, true, false, false);
   }
 
   /** The number of workers this asks for. */
@@ -58,66 +60,71 @@ public record RelabelOptions(
 
   public RelabelOptions withThreads(int n) {
     return new RelabelOptions(n, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withForce(boolean on) {
     return new RelabelOptions(threads, on, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withUserRoleType(boolean on) {
     return new RelabelOptions(threads, force, on, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withDryRun(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, on, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withAlternateRoot(Path root) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, Optional.of(root), excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withExcludes(List<Path> paths) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, paths, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withOneFilesystem(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, on,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withIgnoreMissing(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        on, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        on, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withCheckSeclabel(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withHardLinkCheck(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withSkipMultiLinked(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withRecurse(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on, reportUnusedSpecs);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on, reportUnusedSpecs, logMatches);
   }
 
   public RelabelOptions withReportUnusedSpecs(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, on);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, on, logMatches);
+  }
+
+  public RelabelOptions withLogMatches(boolean on) {
+    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, on);
   }
 }

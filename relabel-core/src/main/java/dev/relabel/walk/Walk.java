@@ -179,6 +179,9 @@ final class Walk {
         }
       }
     }
+    if (options.logMatches()) {
+      listener.matched(path, specified);
+    }
     byte[] currentBytes = directory.label(name, path);
     String current = currentBytes == null ? null : new String(currentBytes, StandardCharsets.ISO_8859_1);
     LabelRules.Decision decision = rules.decide(current, specified);
