@@ -3,7 +3,8 @@ package dev.relabel.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.relabel.cli.Trees.Run;
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.AttrTrees.Run;
 import dev.relabel.fixtures.oracle.Oracles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -44,18 +45,18 @@ class SetfilesCliDifferentialTest {
 
   @BeforeAll
   static void buildScrambledTree() throws Exception {
-    Trees.requireTools(true);
+    AttrTrees.requireTools(true);
     template = base.resolve("template");
     for (String source : SOURCES) {
       Path target = template.resolve(source.substring(1)).getParent();
       Files.createDirectories(target);
-      Trees.check(List.of("cp", "-a", "--no-preserve=xattr", source, target.toString()), base);
+      AttrTrees.check(List.of("cp", "-a", "--no-preserve=xattr", source, target.toString()), base);
     }
-    Trees.touchRaw(template.resolve("etc"), "caf\u00e9-\u00ff.conf", base);
+    AttrTrees.touchRaw(template.resolve("etc"), "caf\u00e9-\u00ff.conf", base);
     Path linked = Files.writeString(template.resolve("usr/sbin/relabel-linked"), "");
     Files.createLink(template.resolve("usr/sbin/relabel-linked-too"), linked);
 
-    List<String> entries = Trees.entries(template, base);
+    List<String> entries = AttrTrees.entries(template, base);
     assertTrue(entries.size() > 1_500, "tree too small: " + entries.size());
     Random random = new Random(20261130);
     StringBuilder dump = new StringBuilder();
@@ -79,7 +80,7 @@ class SetfilesCliDifferentialTest {
   @AfterAll
   static void removeCopies() throws Exception {
     if (base != null && Files.isDirectory(base)) {
-      Trees.run(List.of("sh", "-c", "rm -rf -- \"$1\"/*", "sh", base.toString()), base.getParent());
+      AttrTrees.run(List.of("sh", "-c", "rm -rf -- \"$1\"/*", "sh", base.toString()), base.getParent());
     }
   }
 
@@ -98,11 +99,11 @@ class SetfilesCliDifferentialTest {
 
   private static Path scrambledCopy(String name) throws Exception {
     Path copy = base.resolve(name);
-    Trees.check(List.of("cp", "-a", "--no-preserve=xattr", template.toString(), copy.toString()), base);
+    AttrTrees.check(List.of("cp", "-a", "--no-preserve=xattr", template.toString(), copy.toString()), base);
     Path dumpFile = base.resolve(name + ".dump");
     Files.writeString(dumpFile, scrambleDump.replace("# file: ", "# file: " + copy + "/"),
         StandardCharsets.ISO_8859_1);
-    Trees.check(List.of("setfattr", "-h", "--restore=" + dumpFile), base);
+    AttrTrees.check(List.of("setfattr", "-h", "--restore=" + dumpFile), base);
     return copy;
   }
 
@@ -111,8 +112,8 @@ class SetfilesCliDifferentialTest {
   void sameOutputAndLabelsAsSetfiles(int threads, boolean force) throws Exception {
     Path reference = scrambledCopy("setfiles-" + threads + "-" + force);
     Path ours = scrambledCopy("relabel-" + threads + "-" + force);
-    Map<String, String> before = Trees.labels(reference, base);
-    assertEquals(before, Trees.labels(ours, base), "copies must start identical");
+    Map<String, String> before = AttrTrees.labels(reference, base);
+    assertEquals(before, AttrTrees.labels(ours, base), "copies must start identical");
     assertTrue(before.containsValue(hex("not-a-context")), "the scramble should hold a label that is no context");
 
     // -n -v: what would change, and nothing changed.
@@ -129,15 +130,15 @@ class SetfilesCliDifferentialTest {
       assertTrue(setfilesDry.out().contains(" not reset as customized by admin to "), setfilesDry::toString);
       assertTrue(setfilesDry.err().contains(":  Invalid argument\n"), setfilesDry::toString);
     }
-    assertEquals(before, Trees.labels(reference, base));
-    assertEquals(before, Trees.labels(ours, base), "-n must change nothing");
+    assertEquals(before, AttrTrees.labels(reference, base));
+    assertEquals(before, AttrTrees.labels(ours, base), "-n must change nothing");
 
     // -v: the changes made.
     Run setfilesRun = setfiles(reference, threads, force, "-v");
     Run oursRun = relabel(ours, threads, force, "-v");
     assertSameRun(setfilesRun, reference, oursRun, ours);
-    Map<String, String> expected = Trees.labels(reference, base);
-    Map<String, String> actual = Trees.labels(ours, base);
+    Map<String, String> expected = AttrTrees.labels(reference, base);
+    Map<String, String> actual = AttrTrees.labels(ours, base);
     assertEquals(expected.keySet(), actual.keySet());
     List<String> differences = new ArrayList<>();
     for (String path : expected.keySet()) {
@@ -150,10 +151,10 @@ class SetfilesCliDifferentialTest {
   }
 
   private static Run setfiles(Path root, int threads, boolean force, String... flags) throws Exception {
-    List<String> command = Trees.list(Trees.SETFILES.toString());
+    List<String> command = Trees.list(AttrTrees.SETFILES.toString());
     command.addAll(List.of(flags));
     command.addAll(common(root, threads, force));
-    return Trees.run(command, base);
+    return AttrTrees.run(command, base);
   }
 
   private static Run relabel(Path root, int threads, boolean force, String... flags) {
@@ -198,8 +199,8 @@ class SetfilesCliDifferentialTest {
     String rootText = new String(root.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     for (String line : lines) {
       String l = line.replace(rootText, "ROOT");
-      if (l.startsWith(Trees.SETFILES + ": ")) {
-        l = "PROG: " + l.substring(Trees.SETFILES.toString().length() + 2);
+      if (l.startsWith(AttrTrees.SETFILES + ": ")) {
+        l = "PROG: " + l.substring(AttrTrees.SETFILES.toString().length() + 2);
       } else if (l.startsWith(SetfilesOutput.PREFIX)) {
         l = "PROG: " + l.substring(SetfilesOutput.PREFIX.length());
       }

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.relabel.cli.Trees.Run;
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.AttrTrees.Run;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ class SetfilesCommandTest {
 
   @BeforeEach
   void tree() throws Exception {
-    Trees.requireTools(false);
+    AttrTrees.requireTools(false);
     spec = Files.writeString(dir.resolve("file_contexts"),
         "/srv(/.*)?\t" + ETC + "\n/srv/bin(/.*)?\t" + BIN + "\n/srv/keep\t--\t<<none>>\n");
     root = dir.resolve("root");
@@ -42,8 +43,8 @@ class SetfilesCommandTest {
     Files.writeString(root.resolve("srv/file"), "");
     Files.writeString(root.resolve("srv/keep"), "");
     Files.writeString(root.resolve("srv/bin/tool"), "");
-    Trees.setLabel(root.resolve("srv/file"), TMP, dir);
-    Trees.setLabel(root.resolve("srv/bin/tool"), "staff_u:object_r:tmp_t:s0-s0:c1", dir);
+    AttrTrees.setLabel(root.resolve("srv/file"), TMP, dir);
+    AttrTrees.setLabel(root.resolve("srv/bin/tool"), "staff_u:object_r:tmp_t:s0-s0:c1", dir);
   }
 
   private Run setfiles(String... args) {
@@ -53,7 +54,7 @@ class SetfilesCommandTest {
   }
 
   private String label(String relative) throws Exception {
-    return Trees.label(root.resolve(relative), dir);
+    return AttrTrees.label(root.resolve(relative), dir);
   }
 
   private String r(String relative) {
@@ -146,7 +147,7 @@ class SetfilesCommandTest {
 
   @Test
   void entryErrorsAre255Or1WithC() throws Exception {
-    Trees.setLabel(root.resolve("srv/file"), "garbage", dir);
+    AttrTrees.setLabel(root.resolve("srv/file"), "garbage", dir);
     Run run = setfiles("-n", "-r", root.toString(), spec.toString(), r("srv"));
     assertEquals(255, run.status(), run::toString);
     assertEquals("relabel: Could not set context for " + r("srv/file") + ":  Invalid argument\n", run.err());
@@ -276,7 +277,7 @@ class SetfilesCommandTest {
 
   @Test
   void pathBytesThatAreNotUtf8AreWrittenRaw() throws Exception {
-    Trees.touchRaw(root.resolve("srv"), "caf\u00e9\u00ff", dir);
+    AttrTrees.touchRaw(root.resolve("srv"), "caf\u00e9\u00ff", dir);
     Cli.Result run = Cli.run(new byte[0], StandardCharsets.UTF_8,
         "setfiles", "-n", "-v", "-r", root.toString(), spec.toString(), r("srv"));
     assertEquals(0, run.status(), run::toString);

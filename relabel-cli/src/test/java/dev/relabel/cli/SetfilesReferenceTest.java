@@ -2,7 +2,8 @@ package dev.relabel.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.relabel.cli.Trees.Run;
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.AttrTrees.Run;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ class SetfilesReferenceTest {
 
   @BeforeAll
   static void policies() throws Exception {
-    Trees.requireTools(true);
+    AttrTrees.requireTools(true);
     spec = Files.writeString(base.resolve("file_contexts"), String.join("\n",
         "/t(/.*)?\t" + ETC,
         "/t/a(/.*)?\t" + BIN,
@@ -134,13 +135,13 @@ class SetfilesReferenceTest {
     Path reference = tree(base.resolve("setfiles-" + id), c.malformed());
     Path ours = tree(base.resolve("relabel-" + id), c.malformed());
 
-    List<String> setfilesCommand = Trees.list(Trees.SETFILES.toString());
+    List<String> setfilesCommand = Trees.list(AttrTrees.SETFILES.toString());
     setfilesCommand.addAll(args(c.args(), reference));
     Path stdin = null;
     if (c.stdin() != null) {
       stdin = Files.writeString(base.resolve("stdin-" + id), c.stdin().replace("ROOT", reference.toString()));
     }
-    Run setfiles = Trees.run(setfilesCommand, base, stdin);
+    Run setfiles = AttrTrees.run(setfilesCommand, base, stdin);
 
     List<String> ourCommand = Trees.list("setfiles");
     ourCommand.addAll(args(c.args(), ours));
@@ -153,7 +154,7 @@ class SetfilesReferenceTest {
     } else {
       assertEquals(setfiles.status(), relabel.status(), () -> "--- setfiles\n" + setfiles + "\n--- ours\n" + relabel);
     }
-    assertEquals(Trees.labels(reference, base), Trees.labels(ours, base), "labels");
+    assertEquals(AttrTrees.labels(reference, base), AttrTrees.labels(ours, base), "labels");
   }
 
   private static List<String> args(String template, Path root) {
@@ -189,13 +190,13 @@ class SetfilesReferenceTest {
     // NUL-terminated: setfiles 3.4 misreads a last record without its NUL.
     Files.writeString(root.resolve("listnul"), root + "/c\0ignored\n" + root + "/h\n");
     Files.writeString(root.resolve("list0"), root + "/c\0" + root + "/h\0");
-    Trees.setLabel(root.resolve("t/f1"), "system_u:object_r:tmp_t:s0", base);
-    Trees.setLabel(root.resolve("t/a"), "staff_u:object_r:tmp_t:s0-s0:c1", base);
-    Trees.setLabel(root.resolve("c/x"), "system_u:object_r:public_content_t:s0", base);
-    Trees.setLabel(root.resolve("c/y"), "system_u:object_r:tmp_t:s0", base);
+    AttrTrees.setLabel(root.resolve("t/f1"), "system_u:object_r:tmp_t:s0", base);
+    AttrTrees.setLabel(root.resolve("t/a"), "staff_u:object_r:tmp_t:s0-s0:c1", base);
+    AttrTrees.setLabel(root.resolve("c/x"), "system_u:object_r:public_content_t:s0", base);
+    AttrTrees.setLabel(root.resolve("c/y"), "system_u:object_r:tmp_t:s0", base);
     if (malformed) {
       Files.writeString(root.resolve("t/a/g"), "");
-      Trees.setLabel(root.resolve("t/a/g"), "garbage", base);
+      AttrTrees.setLabel(root.resolve("t/a/g"), "garbage", base);
     }
     return root;
   }
