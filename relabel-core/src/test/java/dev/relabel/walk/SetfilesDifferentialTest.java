@@ -8,6 +8,7 @@ import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.spec.PolicyLoader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -69,7 +70,9 @@ class SetfilesDifferentialTest {
     Path copy = base.resolve(name);
     AttrTrees.check(List.of("cp", "-a", "--no-preserve=xattr", template.toString(), copy.toString()), base);
     Path dumpFile = base.resolve(name + ".dump");
-    Files.writeString(dumpFile, scrambleDump.replace("# file: ", "# file: " + copy + "/"));
+    // The entry names are held one char per byte: write them back byte for byte.
+    Files.writeString(dumpFile, scrambleDump.replace("# file: ", "# file: " + copy + "/"),
+        StandardCharsets.ISO_8859_1);
     AttrTrees.check(List.of("setfattr", "-h", "--restore=" + dumpFile), base);
     return copy;
   }
