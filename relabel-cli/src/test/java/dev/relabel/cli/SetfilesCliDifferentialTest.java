@@ -59,21 +59,16 @@ class SetfilesCliDifferentialTest {
     List<String> entries = AttrTrees.entries(template, base);
     assertTrue(entries.size() > 1_500, "tree too small: " + entries.size());
     Random random = new Random(20261130);
-    StringBuilder dump = new StringBuilder();
+    Map<String, String> scramble = new java.util.LinkedHashMap<>();
     for (String relative : entries) {
       int choice = random.nextInt(SCRAMBLED.length + 1);
-      String context;
       if (random.nextInt(300) == 0) {
-        context = "not-a-context";
-      } else if (choice == SCRAMBLED.length) {
-        continue; // no label at all
-      } else {
-        context = SCRAMBLED[choice];
-      }
-      dump.append("# file: ").append(escape(relative)).append('\n')
-          .append("security.selinux=\"").append(context).append("\"\n\n");
+        scramble.put(relative, "not-a-context");
+      } else if (choice < SCRAMBLED.length) {
+        scramble.put(relative, SCRAMBLED[choice]);
+      } // else no label at all
     }
-    scrambleDump = dump.toString();
+    scrambleDump = AttrTrees.restoreDump(scramble);
   }
 
   /** Removes the copies first: JUnit warns about every symlink out of a @TempDir it deletes. */
@@ -84,27 +79,8 @@ class SetfilesCliDifferentialTest {
     }
   }
 
-  /** setfattr --restore reads names with bytes outside printable ASCII as \ooo. */
-  private static String escape(String latin1) {
-    StringBuilder out = new StringBuilder();
-    for (char c : latin1.toCharArray()) {
-      if (c < 0x21 || c > 0x7e || c == '\\') {
-        out.append(String.format("\\%03o", (int) c));
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
-  }
-
   private static Path scrambledCopy(String name) throws Exception {
-    Path copy = base.resolve(name);
-    AttrTrees.check(List.of("cp", "-a", "--no-preserve=xattr", template.toString(), copy.toString()), base);
-    Path dumpFile = base.resolve(name + ".dump");
-    Files.writeString(dumpFile, scrambleDump.replace("# file: ", "# file: " + copy + "/"),
-        StandardCharsets.ISO_8859_1);
-    AttrTrees.check(List.of("setfattr", "-h", "--restore=" + dumpFile), base);
-    return copy;
+    return AttrTrees.labelledCopy(template, base.resolve(name), scrambleDump, base);
   }
 
   @ParameterizedTest(name = "-T {0}, -F {1}")

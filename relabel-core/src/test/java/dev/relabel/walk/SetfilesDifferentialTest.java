@@ -8,7 +8,6 @@ import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.spec.PolicyLoader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,27 +53,17 @@ class SetfilesDifferentialTest {
     List<String> entries = AttrTrees.entries(template, base);
     assertTrue(entries.size() > 2_000, "tree too small: " + entries.size());
     Random random = new Random(20261129);
-    StringBuilder dump = new StringBuilder();
+    Map<String, String> scramble = new java.util.LinkedHashMap<>();
     for (String relative : entries) {
       int choice = random.nextInt(SCRAMBLED.length + 1);
-      if (choice == SCRAMBLED.length) {
-        continue; // no label at all
-      }
-      dump.append("# file: ").append(relative).append('\n')
-          .append("security.selinux=\"").append(SCRAMBLED[choice]).append("\"\n\n");
+      // The last choice is no label at all.
+      scramble.put(relative, choice < SCRAMBLED.length ? SCRAMBLED[choice] : null);
     }
-    scrambleDump = dump.toString();
+    scrambleDump = AttrTrees.restoreDump(scramble);
   }
 
   private static Path scrambledCopy(String name) throws Exception {
-    Path copy = base.resolve(name);
-    AttrTrees.check(List.of("cp", "-a", "--no-preserve=xattr", template.toString(), copy.toString()), base);
-    Path dumpFile = base.resolve(name + ".dump");
-    // The entry names are held one char per byte: write them back byte for byte.
-    Files.writeString(dumpFile, scrambleDump.replace("# file: ", "# file: " + copy + "/"),
-        StandardCharsets.ISO_8859_1);
-    AttrTrees.check(List.of("setfattr", "-h", "--restore=" + dumpFile), base);
-    return copy;
+    return AttrTrees.labelledCopy(template, base.resolve(name), scrambleDump, base);
   }
 
   @ParameterizedTest(name = "-T {0}, force {1}")
