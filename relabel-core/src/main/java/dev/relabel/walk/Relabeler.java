@@ -3,6 +3,7 @@ package dev.relabel.walk;
 import dev.relabel.context.CustomizableTypes;
 import dev.relabel.context.LabelRules;
 import dev.relabel.match.LabelMatcher;
+import dev.relabel.match.PolicyDiff;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,6 +25,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class Relabeler implements AutoCloseable {
   private final LabelMatcher matcher;
+  /** With {@link #changedSince}: the previous policy against this one; null otherwise. */
+  private final PolicyDiff diff;
+  private final Set<String> customizableTypes;
   private final LabelRules rules;
   private final RelabelOptions options;
   private final FileTree tree;
@@ -36,7 +40,14 @@ public final class Relabeler implements AutoCloseable {
 
   public Relabeler(LabelMatcher matcher, Set<String> customizableTypes, RelabelOptions options, FileTree tree,
       RelabelListener listener) {
+    this(matcher, null, customizableTypes, options, tree, listener);
+  }
+
+  private Relabeler(LabelMatcher matcher, PolicyDiff diff, Set<String> customizableTypes, RelabelOptions options,
+      FileTree tree, RelabelListener listener) {
     this.matcher = matcher;
+    this.diff = diff;
+    this.customizableTypes = Set.copyOf(customizableTypes);
     this.rules = new LabelRules(options.force(), options.userRoleType(), customizableTypes);
     this.options = options;
     this.tree = tree;
@@ -54,6 +65,15 @@ public final class Relabeler implements AutoCloseable {
     return new Relabeler(matcher, customizable, options, new NativeFileTree(), listener);
   }
 
+  /**
+   * A relabeler that handles only the entries {@code previous} (the policy before an update)
+   * labels otherwise than this relabeler's policy, and never reads a directory beneath which no
+   * entry can be labelled otherwise ({@code fixfiles -C}). The rules and options are this one's.
+   */
+  public Relabeler changedSince(LabelMatcher previous) {
+    return new Relabeler(matcher, PolicyDiff.between(previous, matcher), customizableTypes, options, tree, listener);
+  }
+
   public RelabelOptions options() {
     return options;
   }
@@ -65,7 +85,7 @@ public final class Relabeler implements AutoCloseable {
    */
   public RelabelReport run(List<Path> roots) {
     long start = System.nanoTime();
-    Walk walk = new Walk(matcher, rules, options, tree, listener);
+    Walk walk = new Walk(matcher, diff, rules, options, tree, listener);
     boolean interrupted = false;
     for (Path root : roots) {
       if (walk.cancelled()) {
