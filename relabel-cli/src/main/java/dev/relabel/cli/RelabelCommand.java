@@ -34,11 +34,12 @@ import picocli.CommandLine.Spec;
     description = {
       "SELinux file labelling with a libselinux-exact file_contexts matcher.",
     },
-    subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, HelpCommand.class},
+    subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, PlanCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",
       "1:failure: a usage error, an unusable policy, an I/O error, or what the command's help says",
+      "2:plan only: no plan could be made (see 'relabel plan --help'; 1 there means changes are planned)",
       "255:setfiles only: its usage errors and fatal errors, as setfiles(8) exits (see 'relabel setfiles --help')",
     })
 public final class RelabelCommand implements Runnable {
@@ -102,6 +103,9 @@ public final class RelabelCommand implements Runnable {
     PrintWriter err = where.getErr();
     err.println("relabel: " + e.getMessage() + " (see '" + where.getCommandSpec().qualifiedName() + " --help')");
     err.flush();
+    if (where.getCommand() instanceof PlanCommand) {
+      return PlanCommand.EXIT_ERROR;
+    }
     return where.getCommand() instanceof SetfilesCommand ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
   }
 
@@ -128,6 +132,9 @@ public final class RelabelCommand implements Runnable {
       }
     }
     err.flush();
+    if (commandLine.getCommand() instanceof PlanCommand) {
+      return PlanCommand.EXIT_ERROR;
+    }
     boolean setfiles = commandLine.getCommand() instanceof SetfilesCommand;
     return setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
   }
