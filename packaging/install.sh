@@ -1,0 +1,57 @@
+#!/bin/sh
+# Installs relabel: the launcher, the jar, the systemd units and generator, and (when built) the
+# man pages and bash completion. Build first: mvn -B -DskipTests package
+#
+#   packaging/install.sh [DESTDIR=/staging] [PREFIX=/usr] [UNITDIR=/lib/systemd/system]
+#                        [GENERATORDIR=/lib/systemd/system-generators]
+#
+# Paths inside the units are PREFIX's and UNITDIR's, without DESTDIR (a package build installs
+# into DESTDIR and ships what lands there). Debian's own selinux-autorelabel units stay as they
+# are; to use ours instead, mask its generator:
+#   ln -s /dev/null /etc/systemd/system-generators/selinux-autorelabel-generator.sh
+set -eu
+
+for assignment in "$@"; do
+  case $assignment in
+    DESTDIR=* | PREFIX=* | UNITDIR=* | GENERATORDIR=*) eval "${assignment%%=*}=\${assignment#*=}" ;;
+    *) echo "install.sh: unknown argument: $assignment" >&2; exit 2 ;;
+  esac
+done
+DESTDIR=${DESTDIR:-}
+PREFIX=${PREFIX:-/usr}
+UNITDIR=${UNITDIR:-/lib/systemd/system}
+GENERATORDIR=${GENERATORDIR:-/lib/systemd/system-generators}
+
+top=$(cd -- "$(dirname -- "$0")/.." && pwd -P)
+jar="$top/relabel-cli/target/relabel.jar"
+if [ ! -f "$jar" ]; then
+  echo "install.sh: $jar is not built; run: mvn -B -DskipTests package" >&2
+  exit 1
+fi
+
+bindir="$PREFIX/bin"
+substitute() {
+  sed -e "s|@BINDIR@|$bindir|g" -e "s|@UNITDIR@|$UNITDIR|g" "$1"
+}
+
+install -d "$DESTDIR$bindir" "$DESTDIR$PREFIX/share/relabel" "$DESTDIR$UNITDIR" "$DESTDIR$GENERATORDIR"
+install -m 0644 "$jar" "$DESTDIR$PREFIX/share/relabel/relabel.jar"
+install -m 0755 "$top/bin/relabel" "$DESTDIR$bindir/relabel"
+for unit in relabel-autorelabel.service relabel-autorelabel-mark.service; do
+  substitute "$top/packaging/systemd/$unit.in" > "$DESTDIR$UNITDIR/$unit"
+  chmod 0644 "$DESTDIR$UNITDIR/$unit"
+done
+install -m 0644 "$top/packaging/systemd/relabel-autorelabel.target" "$DESTDIR$UNITDIR/relabel-autorelabel.target"
+substitute "$top/packaging/systemd/relabel-autorelabel-generator.in" > "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
+chmod 0755 "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
+
+# Man pages and completion, when the build made them.
+if ls "$top"/relabel-cli/target/man/*.1 >/dev/null 2>&1; then
+  install -d "$DESTDIR$PREFIX/share/man/man1"
+  install -m 0644 "$top"/relabel-cli/target/man/*.1 "$DESTDIR$PREFIX/share/man/man1/"
+fi
+if [ -f "$top/relabel-cli/target/completion/relabel" ]; then
+  install -d "$DESTDIR$PREFIX/share/bash-completion/completions"
+  install -m 0644 "$top/relabel-cli/target/completion/relabel" "$DESTDIR$PREFIX/share/bash-completion/completions/relabel"
+fi
+echo "installed relabel under ${DESTDIR:-}$PREFIX, units under ${DESTDIR:-}$UNITDIR"
