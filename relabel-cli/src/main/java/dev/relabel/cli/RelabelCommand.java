@@ -34,12 +34,14 @@ import picocli.CommandLine.Spec;
     description = {
       "SELinux file labelling with a libselinux-exact file_contexts matcher.",
     },
-    subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, HelpCommand.class},
+    subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
+        HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",
       "1:failure: a usage error, an unusable policy, an I/O error, or what the command's help says",
-      "255:setfiles only: its usage errors and fatal errors, as setfiles(8) exits (see 'relabel setfiles --help')",
+      "255:setfiles and restorecon only: their usage errors and fatal errors, as setfiles(8) and restorecon(8) exit"
+          + " (see 'relabel setfiles --help')",
     })
 public final class RelabelCommand implements Runnable {
   /** Exit status for success. */
@@ -102,7 +104,7 @@ public final class RelabelCommand implements Runnable {
     PrintWriter err = where.getErr();
     err.println("relabel: " + e.getMessage() + " (see '" + where.getCommandSpec().qualifiedName() + " --help')");
     err.flush();
-    return where.getCommand() instanceof SetfilesCommand ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    return where.getCommand() instanceof SetfilesStatuses ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
   }
 
   /**
@@ -128,7 +130,7 @@ public final class RelabelCommand implements Runnable {
       }
     }
     err.flush();
-    boolean setfiles = commandLine.getCommand() instanceof SetfilesCommand;
+    boolean setfiles = commandLine.getCommand() instanceof SetfilesStatuses;
     return setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
   }
 }
