@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
       "SELinux file labelling with a libselinux-exact file_contexts matcher.",
     },
     subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
+        RestoreVerb.class, CheckVerb.class, VerifyVerb.class, RelabelVerb.class, OnbootVerb.class,
         HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
