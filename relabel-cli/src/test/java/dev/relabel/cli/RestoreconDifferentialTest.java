@@ -30,7 +30,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * UTF-8; labels are scrambled (wrong types, other users, a customizable type, a label that is not a
  * context, none). Compared: the {@code -R -n -v} output as sets of lines (each copy's path read as
  * ROOT), the exit statuses, the labels after {@code -R} and after {@code -R -F}, a non-recursive
- * run on a symlink and a path through {@code ..}, and a missing path's status and message.
+ * run on a symlink and a path through {@code ..}, lists of paths ({@code -f}, {@code -0}), {@code -e},
+ * and a missing path's status and message.
  */
 class RestoreconDifferentialTest {
   private static final List<String> SOURCES = List.of("/etc", "/usr/sbin");
@@ -173,6 +174,19 @@ class RestoreconDifferentialTest {
     Run ourNoDirectory = relabel(ours + "/no/such/file");
     assertTrue(refNoDirectory.err().contains("Could not get canonical path"), refNoDirectory::toString);
     SetfilesCliDifferentialTest.assertSameRun(refNoDirectory, reference, ourNoDirectory, ours);
+
+    // -f: a list of paths, each globbed; -0: NUL-separated. (Not www/*: under a UTF-8 locale a
+    // wildcard cannot stand for a name that is not UTF-8, a limit of Glob's String paths.)
+    Path refList = Files.writeString(base.resolve("ref-list"),
+        reference + "/{ftp,rsync}/*\n" + reference + "/etc/passwd\n");
+    Path ourList = Files.writeString(base.resolve("our-list"), ours + "/{ftp,rsync}/*\n" + ours + "/etc/passwd\n");
+    SetfilesCliDifferentialTest.assertSameRun(restorecon.run(List.of("-F", "-v", "-f", refList.toString())), reference,
+        relabel("-F", "-v", "-f", ourList.toString()), ours);
+    Path refNul = Files.writeString(base.resolve("ref-nul"), reference + "/cgi-bin\0" + reference + "/logs\0");
+    Path ourNul = Files.writeString(base.resolve("our-nul"), ours + "/cgi-bin\0" + ours + "/logs\0");
+    SetfilesCliDifferentialTest.assertSameRun(restorecon.run(List.of("-R", "-v", "-0", "-f", refNul.toString())),
+        reference, relabel("-R", "-v", "-0", "-f", ourNul.toString()), ours);
+    assertSameLabels(reference, ours);
 
     Run refExcluded = restorecon.run(List.of("-R", "-v", "-e", reference + "/etc", reference.toString()));
     Run ourExcluded = relabel("-R", "-v", "-e", ours + "/etc", ours.toString());
