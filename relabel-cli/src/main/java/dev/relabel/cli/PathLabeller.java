@@ -148,12 +148,33 @@ final class PathLabeller {
    * decided by.
    */
   void warnUnusedSpecs() {
+    java.util.Map<Path, Boolean> compiled = new java.util.HashMap<>();
     for (Spec unused : matcher.specsInLibselinuxOrder()) {
       if (!usedSpecs.contains(unused)) {
-        String type = unused.fileType().flag().map(flag -> flag + ", ").orElse("");
+        // A spec read from a compiled FILE.bin has no type text for selabel_stats to print.
+        boolean typeKnown = !compiled.computeIfAbsent(unused.file(), PathLabeller::loadedCompiled);
+        String type = typeKnown ? unused.fileType().flag().map(flag -> flag + ", ").orElse("") : "";
         output.error(SetfilesOutput.PREFIX + "Warning!  No matches for (" + unused.regex() + ", " + type
             + unused.context() + ")\n");
       }
+    }
+  }
+
+  /**
+   * Whether libselinux reads {@code file}'s specs from its compiled twin {@code FILE.bin}
+   * (label_file.c's open_file: the newer of the two by whole seconds, the .bin on a tie).
+   */
+  static boolean loadedCompiled(Path file) {
+    try {
+      Path bin = Path.of(file + ".bin");
+      if (!java.nio.file.Files.exists(bin)) {
+        return false;
+      }
+      long text = java.nio.file.Files.getLastModifiedTime(file).to(java.util.concurrent.TimeUnit.SECONDS);
+      long compiled = java.nio.file.Files.getLastModifiedTime(bin).to(java.util.concurrent.TimeUnit.SECONDS);
+      return compiled >= text;
+    } catch (IOException | InvalidPathException e) {
+      return false;
     }
   }
 

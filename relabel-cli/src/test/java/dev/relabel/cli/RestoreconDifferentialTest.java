@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * UTF-8; labels are scrambled (wrong types, other users, a customizable type, a label that is not a
  * context, none). Compared: the {@code -R -n -v} output as sets of lines (each copy's path read as
  * ROOT), the exit statuses, the labels after {@code -R} and after {@code -R -F}, a non-recursive
- * run on a symlink and a path through {@code ..}, lists of paths ({@code -f}, {@code -0}), {@code -e},
+ * run on a symlink and a path through {@code ..}, lists of paths ({@code -f}, {@code -0}), {@code -e}, {@code -W},
  * and a missing path's status and message.
  */
 class RestoreconDifferentialTest {
@@ -187,6 +187,10 @@ class RestoreconDifferentialTest {
     SetfilesCliDifferentialTest.assertSameRun(restorecon.run(List.of("-R", "-v", "-0", "-f", refNul.toString())),
         reference, relabel("-R", "-v", "-0", "-f", ourNul.toString()), ours);
     assertSameLabels(reference, ours);
+
+    // -W: selabel_stats over the policy libselinux loaded (Debian's file_contexts.bin: no type text).
+    SetfilesCliDifferentialTest.assertSameRun(restorecon.run(List.of("-W", "-R", reference + "/www")), reference,
+        relabel("-W", "-R", ours + "/www"), ours);
 
     Run refExcluded = restorecon.run(List.of("-R", "-v", "-e", reference + "/etc", reference.toString()));
     Run ourExcluded = relabel("-R", "-v", "-e", ours + "/etc", ours.toString());
