@@ -21,8 +21,10 @@ import picocli.CommandLine.Spec;
  * {@link #onExecutionException}).
  *
  * <p>Exit status, for every verb: 0 for success, 1 for failure, usage errors included (as
- * {@code restorecon}'s {@code usage()} exits 1), except that {@code setfiles} exits as setfiles(8)
- * does: 255 for its usage errors and other failures, 1 for an unusable policy. Errors are one
+ * fixfiles' {@code usage} exits 1), except that {@code setfiles} and {@code restorecon} (the verbs
+ * marked {@link SetfilesStatuses}) exit as setfiles.c does: 255 for their usage errors and other
+ * failures, 1 for an unusable policy; and the fixfiles verbs exit 255 when an entry could not be
+ * labelled, as the restorecon or setfiles fixfiles runs does. Errors are one
  * line on standard error, {@code relabel: ...}, without a stack trace ({@code RELABEL_DEBUG=1} adds one for internal
  * errors).
  */
