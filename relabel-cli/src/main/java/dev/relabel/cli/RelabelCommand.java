@@ -43,8 +43,8 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
       "0:success",
       "1:failure: a usage error, an unusable policy, an I/O error, or what the command's help says",
-      "255:setfiles and restorecon only: their usage errors and fatal errors, as setfiles(8) and restorecon(8) exit"
-          + " (see 'relabel setfiles --help')",
+      "255:setfiles and restorecon: their usage errors and fatal errors, as setfiles(8) and restorecon(8) exit"
+          + " (see 'relabel setfiles --help'); the fixfiles verbs: an entry that could not be labelled",
     })
 public final class RelabelCommand implements Runnable {
   /** Exit status for success. */
