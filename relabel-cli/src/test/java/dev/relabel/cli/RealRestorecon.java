@@ -19,6 +19,10 @@ import org.junit.jupiter.api.Assumptions;
  * {@code LD_PRELOAD}, makes it label as it would on an SELinux system. restorecon's own call goes
  * through the dynamic linker, so the shim replaces it; nothing else restorecon does needs the
  * kernel: it reads the policy from /etc/selinux and writes {@code security.selinux} as any xattr.
+ * One thing the shim changes: believing SELinux enabled, restorecon skips every mount without
+ * {@code seclabel}, which on a machine without SELinux is every mount; that skips a mount point
+ * given itself (such as {@code /}), never an entry beneath one, so the trees compared are not mount
+ * points.
  */
 final class RealRestorecon {
   static final Path RESTORECON = Path.of("/usr/sbin/restorecon");
