@@ -5,6 +5,7 @@ import dev.relabel.match.LabelMatcher;
 import dev.relabel.nativeio.Errno;
 import dev.relabel.spec.PolicyException;
 import dev.relabel.spec.PolicyLoader;
+import dev.relabel.walk.DirectoryDigests;
 import dev.relabel.walk.RelabelOptions;
 import dev.relabel.walk.NativeFileTree;
 import dev.relabel.walk.Relabeler;
@@ -75,7 +76,7 @@ import picocli.CommandLine.Spec;
           + " could not be relabelled (without -C)",
       "",
       "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
-          + " -D and -I (directory digests), -E"
+          + " -E"
           + " (conflicts as errors), -l (syslog), -p (progress),"
           + " -x (restorecon's; setfiles never crosses mount points). -A, -j and -U are from"
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
@@ -149,18 +150,22 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
   @Option(names = "-0", description = "With -f or -s, the paths are separated by NUL bytes, not newlines (no effect otherwise).")
   private boolean nulSeparated;
 
-  // Accepted by setfiles but refused here, each with its reason (see the footer).
-  @Option(names = "-c", paramLabel = "POLICY", hidden = true)
-  private String binaryPolicy;
-
   @Option(names = "-d", description = "Print the context each entry's spec gives it: PATH matched by CONTEXT.")
   private boolean printMatches;
 
-  @Option(names = "-D", hidden = true)
+  @Option(names = "-D", description = "Use and store directory digests (security.sehash, as libselinux"
+      + " computes them): a directory whose digest equals the policy's is skipped with everything"
+      + " beneath it (\"Skipping restorecon on directory(PATH)\"); after a PATH is labelled without"
+      + " an error, its directories get the policy's digests. Not on tmpfs, ramfs or sysfs. With -r,"
+      + " digests are of the paths below the alternate root (setfiles 3.4 uses the whole path).")
   private boolean digests;
 
-  @Option(names = "-I", hidden = true)
+  @Option(names = "-I", description = "As -D, but check every entry whatever its directory's digest says.")
   private boolean ignoreDigests;
+
+  // Accepted by setfiles but refused here, each with its reason (see the footer).
+  @Option(names = "-c", paramLabel = "POLICY", hidden = true)
+  private String binaryPolicy;
 
   @Option(names = "-E", hidden = true)
   private boolean conflictErrors;
@@ -243,7 +248,9 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
         .withSkipMultiLinked(skipMultiLinked)
         .withRecurse(true)
         .withReportUnusedSpecs(warnNoMatch)
-        .withLogMatches(printMatches);
+        .withLogMatches(printMatches)
+        .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
+            : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF);
     if (alternateRoot != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot));
     }
@@ -285,9 +292,6 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
     String refused = null;
     if (binaryPolicy != null) {
       refused = "-c (check contexts against a binary policy) is not supported";
-    } else if (digests || ignoreDigests) {
-      refused = (digests ? "-D" : "-I") + " (directory digests, security.sehash) is not supported: every entry is"
-          + " always checked and no digest is written";
     } else if (conflictErrors) {
       refused = "-E (hard link conflicts as errors) is not supported";
     } else if (syslog) {
