@@ -3,6 +3,7 @@ package dev.relabel.cli;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.spec.PolicyException;
 import dev.relabel.spec.PolicyLoader;
+import dev.relabel.walk.DirectoryDigests;
 import dev.relabel.walk.NativeFileTree;
 import dev.relabel.walk.RelabelOptions;
 import dev.relabel.walk.Relabeler;
@@ -73,8 +74,7 @@ import picocli.CommandLine.Spec;
       "  255  a usage error, a missing PATH (without -i), a PATH whose directory cannot be"
           + " resolved, an entry that could not be relabelled",
       "",
-      "-D and -I (directory digests, security.sehash) are accepted but have no effect yet: every"
-          + " entry is checked and no digest is read or written. Not supported (each is refused"
+      "Not supported (each is refused"
           + " with a one-line error and status 255): -l (syslog), -p (progress). restorecon 3.4"
           + " has no -U, -j, -c, -C, -d, -A or -E; they are unknown options here too. -h prints"
           + " this help and exits 0 (restorecon's -h prints its usage and exits 255). PATH"
@@ -130,10 +130,13 @@ public final class RestoreconCommand implements Callable<Integer>, SetfilesStatu
       description = "After the run, warn about every spec that matched no entry, as restorecon's selabel_stats does.")
   private boolean warnNoMatch;
 
-  @Option(names = "-D", description = "Directory digests: accepted, no effect yet (every entry is checked).")
+  @Option(names = "-D", description = "With -R, use and store directory digests (security.sehash, as libselinux"
+      + " computes them): a directory whose digest equals the policy's is skipped with everything below it"
+      + " ('Skipping restorecon on directory(DIR)'); after a PATH labelled without an error, its directories get"
+      + " the policy's digests. Not on tmpfs, ramfs or sysfs.")
   private boolean digests;
 
-  @Option(names = "-I", description = "Ignore directory digests: accepted, no effect yet (every entry is checked).")
+  @Option(names = "-I", description = "As -D, but check every entry whatever its directory's digest says.")
   private boolean ignoreDigests;
 
   @Option(names = "-q", description = "No effect (deprecated in restorecon, kept for scripts).")
@@ -192,7 +195,9 @@ public final class RestoreconCommand implements Callable<Integer>, SetfilesStatu
           .withCheckSeclabel(!noSeclabelCheck)
           .withHardLinkCheck(false)
           .withRecurse(recurse)
-          .withReportUnusedSpecs(warnNoMatch);
+          .withReportUnusedSpecs(warnNoMatch)
+          .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
+              : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF);
       PathLabeller labeller = systemLabeller(output, charset, options, PathLabeller.Mode.RESTORECON, null,
           excludedDirectories, warnNoMatch);
       Glob glob = new Glob(charset);

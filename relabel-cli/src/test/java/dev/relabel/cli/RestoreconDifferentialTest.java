@@ -31,7 +31,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * context, none). Compared: the {@code -R -n -v} output as sets of lines (each copy's path read as
  * ROOT), the exit statuses, the labels after {@code -R} and after {@code -R -F}, a non-recursive
  * run on a symlink and a path through {@code ..}, lists of paths ({@code -f}, {@code -0}), {@code -e}, {@code -W},
- * and a missing path's status and message.
+ * and a missing path's status and message; and directory digests ({@code -D}, {@code -I}) as
+ * restorecon stores and honours them.
  */
 class RestoreconDifferentialTest {
   private static final List<String> SOURCES = List.of("/etc", "/usr/sbin");
@@ -196,6 +197,40 @@ class RestoreconDifferentialTest {
     Run ourExcluded = relabel("-R", "-v", "-e", ours + "/etc", ours.toString());
     SetfilesCliDifferentialTest.assertSameRun(refExcluded, reference, ourExcluded, ours);
     assertSameLabels(reference, ours);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"/srv", "/var/www"})
+  void digestsAsRestorecon(String location) throws Exception {
+    Path reference = copyUnder(Path.of(location), "ref");
+    Path ours = copyUnder(Path.of(location), "ours");
+    // -R -F -D: labels and the digests stored (-F: no entry fails, so every directory gets one).
+    Run refFirst = restorecon.run(List.of("-R", "-F", "-D", reference.toString()));
+    Run ourFirst = relabel("-R", "-F", "-D", ours.toString());
+    SetfilesCliDifferentialTest.assertSameRun(refFirst, reference, ourFirst, ours);
+    assertSameLabels(reference, ours);
+    Map<String, String> refDigests = AttrTrees.attributes(reference, "security.sehash", base);
+    assertEquals(refDigests, AttrTrees.attributes(ours, "security.sehash", base));
+    long stored = refDigests.values().stream().filter(v -> !v.equals("<none>")).count();
+    assertTrue(stored > 100, () -> "restorecon -D should store digests: " + stored + "; " + refFirst);
+
+    // A wrong label below: -D skips the unchanged directories (and so keeps it), -I relabels it.
+    for (Path root : List.of(reference, ours)) {
+      AttrTrees.setLabel(root.resolve("www/index.html"), "system_u:object_r:tmp_t:s0", base);
+    }
+    for (String flag : List.of("-D", "-I")) {
+      Run ref = restorecon.run(List.of("-R", "-v", flag, reference.toString()));
+      Run our = relabel("-R", "-v", flag, ours.toString());
+      SetfilesCliDifferentialTest.assertSameRun(ref, reference, our, ours);
+      assertSameLabels(reference, ours);
+      String label = AttrTrees.label(ours.resolve("www/index.html"), base);
+      if (flag.equals("-D")) {
+        assertTrue(ref.out().contains("Skipping restorecon on directory("), ref::toString);
+        assertEquals("system_u:object_r:tmp_t:s0", label, "-D skipped the unchanged directory");
+      } else {
+        assertEquals("system_u:object_r:httpd_sys_content_t:s0", label, "-I checked every entry");
+      }
+    }
   }
 
   private static Run relabel(String... args) {
