@@ -21,8 +21,10 @@ import picocli.CommandLine.Spec;
  * {@link #onExecutionException}).
  *
  * <p>Exit status, for every verb: 0 for success, 1 for failure, usage errors included (as
- * {@code restorecon}'s {@code usage()} exits 1), except that {@code setfiles} exits as setfiles(8)
- * does: 255 for its usage errors and other failures, 1 for an unusable policy. Errors are one
+ * fixfiles' {@code usage} exits 1), except that {@code setfiles} and {@code restorecon} (the verbs
+ * marked {@link SetfilesStatuses}) exit as setfiles.c does: 255 for their usage errors and other
+ * failures, 1 for an unusable policy; and the fixfiles verbs exit 255 when an entry could not be
+ * labelled, as the restorecon or setfiles fixfiles runs does. Errors are one
  * line on standard error, {@code relabel: ...}, without a stack trace ({@code RELABEL_DEBUG=1} adds one for internal
  * errors).
  */
@@ -34,13 +36,16 @@ import picocli.CommandLine.Spec;
     description = {
       "SELinux file labelling with a libselinux-exact file_contexts matcher.",
     },
-    subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, PlanCommand.class, HelpCommand.class},
+    subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
+        RestoreVerb.class, CheckVerb.class, VerifyVerb.class, RelabelVerb.class, OnbootVerb.class,
+        PlanCommand.class, HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",
       "1:failure: a usage error, an unusable policy, an I/O error, or what the command's help says",
       "2:plan only: no plan could be made (see 'relabel plan --help'; 1 there means changes are planned)",
-      "255:setfiles only: its usage errors and fatal errors, as setfiles(8) exits (see 'relabel setfiles --help')",
+      "255:setfiles and restorecon: their usage errors and fatal errors, as setfiles(8) and restorecon(8) exit"
+          + " (see 'relabel setfiles --help'); the fixfiles verbs: an entry that could not be labelled",
     })
 public final class RelabelCommand implements Runnable {
   /** Exit status for success. */
@@ -106,7 +111,7 @@ public final class RelabelCommand implements Runnable {
     if (where.getCommand() instanceof PlanCommand) {
       return PlanCommand.EXIT_ERROR;
     }
-    return where.getCommand() instanceof SetfilesCommand ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    return where.getCommand() instanceof SetfilesStatuses ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
   }
 
   /**
@@ -135,7 +140,7 @@ public final class RelabelCommand implements Runnable {
     if (commandLine.getCommand() instanceof PlanCommand) {
       return PlanCommand.EXIT_ERROR;
     }
-    boolean setfiles = commandLine.getCommand() instanceof SetfilesCommand;
+    boolean setfiles = commandLine.getCommand() instanceof SetfilesStatuses;
     return setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
   }
 }

@@ -1,22 +1,15 @@
 package dev.relabel.cli;
 
 import dev.relabel.context.CustomizableTypes;
-import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.nativeio.Errno;
-import dev.relabel.nativeio.NativeIo;
-import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
 import dev.relabel.spec.PolicyException;
 import dev.relabel.spec.PolicyLoader;
 import dev.relabel.walk.DirectoryDigests;
 import dev.relabel.walk.RelabelOptions;
 import dev.relabel.walk.NativeFileTree;
-import dev.relabel.walk.RelabelReport;
 import dev.relabel.walk.Relabeler;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -89,7 +82,7 @@ import picocli.CommandLine.Spec;
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
           + " (setfiles' -h prints its usage and exits 255).",
     })
-public final class SetfilesCommand implements Callable<Integer> {
+public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuses {
   /** setfiles' status for usage errors and fatal errors: {@code exit(-1)}. */
   public static final int EXIT_FATAL = 255;
   /** setfiles' status for an unusable spec file, and with -C for entry errors only. */
@@ -187,9 +180,6 @@ public final class SetfilesCommand implements Callable<Integer> {
       description = "After the run, warn about every spec that matched no entry, as setfiles' selabel_stats does.")
   private boolean warnNoMatch;
 
-  /** With -W: the specs that decided some entry, over every path (identity). */
-  private final Set<dev.relabel.spec.Spec> usedSpecs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-
   @Option(names = "-x", hidden = true)
   private boolean oneFilesystem;
 
@@ -202,7 +192,7 @@ public final class SetfilesCommand implements Callable<Integer> {
   private Charset charset;
   private SetfilesOutput output;
   private LabelMatcher matcher;
-  private Relabeler relabeler;
+  private PathLabeller labeller;
   /** The alternate root, absolute, normalized, one char per decoded char; null without -r. */
   private String alternateRoot;
   /** The -e directories, without trailing slashes. */
@@ -227,12 +217,12 @@ public final class SetfilesCommand implements Callable<Integer> {
     }
     Integer status = checkAlternateRoot();
     if (status == null) {
-      status = checkExcludes();
+      status = SetfilesArgs.checkExcludes(excludes, output, charset, excludedDirectories);
     }
     if (status != null) {
       return status;
     }
-    int threadCount = threadCount();
+    int threadCount = SetfilesArgs.threadCount(spec, threads);
     boolean readList = inputFile != null || standardInput;
     if (readList && !paths.isEmpty()) {
       throw new ParameterException(spec.commandLine(), "PATH arguments cannot be mixed with -f or -s");
@@ -264,27 +254,29 @@ public final class SetfilesCommand implements Callable<Integer> {
     if (alternateRoot != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot));
     }
-    relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(), output);
+    Relabeler relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(), output);
+    labeller = new PathLabeller(charset, output, matcher, relabeler, PathLabeller.Mode.SETFILES, alternateRoot,
+        excludedDirectories, ignoreMissing, warnNoMatch);
     Glob glob = new Glob(charset);
     if (readList) {
       String file = standardInput ? "-" : inputFile;
       byte[] list;
       try {
-        list = file.equals("-") ? readAll(io.in()) : Files.readAllBytes(Path.of(file));
+        list = file.equals("-") ? PathLabeller.readAll(io.in()) : Files.readAllBytes(Path.of(file));
       } catch (IOException | InvalidPathException e) {
-        output.fatal("Unable to open " + file + ": " + reason(e) + "\n");
+        output.fatal("Unable to open " + file + ": " + PathLabeller.reason(e) + "\n");
         return EXIT_FATAL;
       }
-      for (String path : records(list, nulSeparated ? (byte) 0 : (byte) '\n')) {
-        labelPattern(glob, path);
+      for (String path : PathLabeller.records(list, nulSeparated ? (byte) 0 : (byte) '\n', charset)) {
+        labeller.labelPattern(glob, path);
       }
     } else {
       for (String path : paths) {
-        labelPattern(glob, path);
+        labeller.labelPattern(glob, path);
       }
     }
     if (warnNoMatch) {
-      warnUnusedSpecs();
+      labeller.warnUnusedSpecs();
     }
     output.flush();
     if (output.hasFatal()) {
@@ -294,17 +286,6 @@ public final class SetfilesCommand implements Callable<Integer> {
       return countErrors ? EXIT_ERRORS : EXIT_FATAL;
     }
     return RelabelCommand.EXIT_OK;
-  }
-
-  /** setfiles -W: selabel_stats' line for each spec no lookup of the whole run was decided by. */
-  private void warnUnusedSpecs() {
-    for (dev.relabel.spec.Spec unused : matcher.specsInLibselinuxOrder()) {
-      if (!usedSpecs.contains(unused)) {
-        String type = unused.fileType().flag().map(flag -> flag + ", ").orElse("");
-        output.error(SetfilesOutput.PREFIX + "Warning!  No matches for (" + unused.regex() + ", " + type
-            + unused.context() + ")\n");
-      }
-    }
   }
 
   private void refuseUnsupported() {
@@ -329,7 +310,7 @@ public final class SetfilesCommand implements Callable<Integer> {
   private Integer checkAlternateRoot() {
     for (int i = 0; i < alternateRoots.size(); i++) {
       String root = alternateRoots.get(i);
-      int errno = lstat(root).errno();
+      int errno = PathLabeller.lstat(charset, root).errno();
       if (errno != 0 && errno != Errno.EACCES) {
         output.fatal("Can't stat alt_root_path \"" + root + "\", " + SetfilesOutput.strerror(errno) + "\n");
         return EXIT_FATAL;
@@ -352,46 +333,6 @@ public final class SetfilesCommand implements Callable<Integer> {
     return null;
   }
 
-  /**
-   * setfiles' -e: a path that cannot be stat'ed is ignored with a warning; a relative one is
-   * fatal. Only directories are ever excluded (setfiles checks exclusions on directories only).
-   */
-  private Integer checkExcludes() {
-    for (String exclude : excludes) {
-      Lstat lstat = lstat(exclude);
-      NativeIo.FileStat stat = lstat.stat();
-      int errno = lstat.errno();
-      if (errno != 0 && errno != Errno.EACCES) {
-        output.error("Can't stat exclude path \"" + exclude + "\", " + SetfilesOutput.strerror(errno) + " - ignoring.\n");
-        continue;
-      }
-      if (!exclude.startsWith("/")) {
-        output.fatal("Full path required for exclude: " + exclude + ".\n");
-        return EXIT_FATAL;
-      }
-      if (stat != null && FileType.fromMode(stat.mode()) != FileType.DIRECTORY) {
-        continue;
-      }
-      excludedDirectories.add(stripTrailingSlashes(exclude));
-    }
-    return null;
-  }
-
-  private int threadCount() {
-    if (threads.isEmpty() || !threads.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw new ParameterException(spec.commandLine(), "invalid thread count for -T: '" + threads + "'");
-    }
-    try {
-      int n = Integer.parseInt(threads);
-      if (n > 32767) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new ParameterException(spec.commandLine(), "too many threads for -T: " + threads + " (at most 32767)");
-    }
-  }
-
   /** setfiles stat()s the spec file: it must exist and be a regular file. */
   private Integer checkSpecFile() {
     Path file;
@@ -402,7 +343,7 @@ public final class SetfilesCommand implements Callable<Integer> {
       return EXIT_FATAL;
     }
     if (!Files.exists(file)) {
-      int errno = lstat(specFile).errno();
+      int errno = PathLabeller.lstat(charset, specFile).errno();
       output.fatal(specFile + ": " + SetfilesOutput.strerror(errno == 0 ? Errno.ENOENT : errno) + "\n");
       return EXIT_FATAL;
     }
@@ -411,78 +352,6 @@ public final class SetfilesCommand implements Callable<Integer> {
       return EXIT_FATAL;
     }
     return null;
-  }
-
-  /** One PATH argument or list entry: its glob expansion, each labelled in turn. */
-  private void labelPattern(Glob glob, String pattern) {
-    for (String path : glob.expand(pattern)) {
-      int length = path.getBytes(charset).length;
-      if ((length > 2 && path.endsWith("/.")) || (length > 3 && path.endsWith("/.."))) {
-        continue; // setfiles skips these expansions of a '*'
-      }
-      label(path);
-    }
-  }
-
-  /** setfiles' selinux_restorecon() of one path: checks, the root's lookup warning, then the walk. */
-  private void label(String given) {
-    Lstat lstat = lstat(given);
-    if (lstat.stat() == null) {
-      if (!(ignoreMissing && lstat.errno() == Errno.ENOENT)) {
-        output.fatal(output.concat(SetfilesOutput.PREFIX + "lstat(", given.getBytes(charset),
-            ") failed: " + SetfilesOutput.strerror(lstat.errno()) + "\n"));
-      }
-      return;
-    }
-    NativeIo.FileStat stat = lstat.stat();
-    Path absolute;
-    try {
-      absolute = Path.of(given).toAbsolutePath().normalize();
-    } catch (InvalidPathException e) {
-      output.fatal(SetfilesOutput.PREFIX + "lstat(" + given + ") failed: " + e.getReason() + "\n");
-      return;
-    }
-    String text = absolute.toString();
-    // setfiles names the root as given: "/srv/" stays "/srv/" (its entries are "/srv/x" either way).
-    String shown = given.startsWith("/") && stripTrailingSlashes(given).equals(text) ? given : text;
-    FileType type = FileType.fromMode(stat.mode());
-    String key = shown;
-    if (alternateRoot != null) {
-      if (text.equals(alternateRoot)) {
-        key = "";
-      } else if (text.startsWith(alternateRoot) && text.charAt(alternateRoot.length()) == '/') {
-        key = shown.substring(alternateRoot.length());
-      } else {
-        output.entryError(output.concat(SetfilesOutput.PREFIX, shown.getBytes(charset),
-            " is not located in alt_rootpath " + alternateRoot + "\n"));
-        return;
-      }
-    }
-    if (type == FileType.DIRECTORY && isExcluded(text)) {
-      return;
-    }
-    byte[] keyBytes = key.getBytes(charset);
-    Label label = matcher.lookup(key.isEmpty() ? new byte[] {'/'} : keyBytes, type);
-    label.spec().ifPresent(usedSpecs::add);
-    if (label.kind() != Label.Kind.CONTEXT) {
-      output.info(output.concat("Warning no default label for ", keyBytes, "\n"));
-    }
-    output.nameRoot(text.getBytes(charset), shown.getBytes(charset));
-    RelabelReport report = relabeler.run(List.of(absolute));
-    if (warnNoMatch) {
-      // Every spec the run did not list as unused decided some entry.
-      Set<dev.relabel.spec.Spec> unused = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-      unused.addAll(report.unusedSpecs());
-      matcher.specsInLibselinuxOrder().stream().filter(spec -> !unused.contains(spec)).forEach(usedSpecs::add);
-    }
-  }
-
-  private static String stripTrailingSlashes(String path) {
-    int end = path.length();
-    while (end > 1 && path.charAt(end - 1) == '/') {
-      end--;
-    }
-    return path.substring(0, end);
   }
 
   /**
@@ -498,70 +367,5 @@ public final class SetfilesCommand implements Callable<Integer> {
       fileContexts = Path.of("/etc/selinux", PolicyLoader.DEFAULT_POLICY_TYPE, "contexts/files/file_contexts");
     }
     return CustomizableTypes.forFileContexts(fileContexts);
-  }
-
-  /** Whether a directory lies in an -e directory, compared as text as libselinux does. */
-  private boolean isExcluded(String path) {
-    for (String exclude : excludedDirectories) {
-      if (path.startsWith(exclude)
-          && (path.length() == exclude.length() || path.charAt(exclude.length()) == '/')) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** lstat(2) of a path as given: its status, or the errno it failed with. */
-  private record Lstat(NativeIo.FileStat stat, int errno) {}
-
-  private Lstat lstat(String path) {
-    byte[] bytes = path.getBytes(charset);
-    if (bytes.length == 0) {
-      return new Lstat(null, Errno.ENOENT);
-    }
-    try {
-      return new Lstat(NativeIo.stat(NativeIo.AT_FDCWD, NativeIo.nul(bytes), bytes), 0);
-    } catch (NativeIoException e) {
-      return new Lstat(null, e.errno());
-    }
-  }
-
-  /**
-   * getdelim's records: split at {@code delimiter}; a last record without one counts too. As
-   * setfiles reads each record as a C string, a record ends at its first NUL.
-   */
-  private List<String> records(byte[] list, byte delimiter) {
-    List<String> records = new ArrayList<>();
-    int start = 0;
-    for (int i = 0; i <= list.length; i++) {
-      if (i == list.length ? start < list.length : list[i] == delimiter) {
-        int end = start;
-        while (end < i && list[end] != 0) {
-          end++;
-        }
-        records.add(new String(list, start, end - start, charset));
-        start = i + 1;
-      }
-    }
-    return records;
-  }
-
-  private static byte[] readAll(InputStream in) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    in.transferTo(bytes);
-    return bytes.toByteArray();
-  }
-
-  private static String reason(Exception e) {
-    if (e instanceof java.nio.file.NoSuchFileException) {
-      return SetfilesOutput.strerror(Errno.ENOENT);
-    }
-    if (e instanceof java.nio.file.AccessDeniedException) {
-      return SetfilesOutput.strerror(Errno.EACCES);
-    }
-    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
-      return fs.getReason();
-    }
-    return String.valueOf(e.getMessage());
   }
 }

@@ -177,6 +177,8 @@ class SetfilesCliDifferentialTest {
       String l = line.replace(rootText, "ROOT");
       if (l.startsWith(AttrTrees.SETFILES + ": ")) {
         l = "PROG: " + l.substring(AttrTrees.SETFILES.toString().length() + 2);
+      } else if (l.startsWith(RealRestorecon.RESTORECON + ": ")) {
+        l = "PROG: " + l.substring(RealRestorecon.RESTORECON.toString().length() + 2);
       } else if (l.startsWith(SetfilesOutput.PREFIX)) {
         l = "PROG: " + l.substring(SetfilesOutput.PREFIX.length());
       }

@@ -207,10 +207,20 @@ public final class NativeIo {
     return (name.length == 1 && name[0] == '.') || (name.length == 2 && name[0] == '.' && name[1] == '.');
   }
 
-  /** What {@code statx} says of an entry, not following a symlink. */
-  public record FileStat(int mode, long nlink, long inode, long device, long mtimeSeconds, long ctimeSeconds) {
+  /**
+   * What {@code statx} says of an entry, not following a symlink.
+   *
+   * @param mtimeNanos the nanoseconds part of the modification time ({@code stx_mtime.tv_nsec})
+   */
+  public record FileStat(int mode, long nlink, long inode, long device, long mtimeSeconds, long ctimeSeconds,
+      int mtimeNanos) {
     public int fileFormat() {
       return mode & 0170000;
+    }
+
+    /** The modification time in nanoseconds since the epoch (as {@code find -newermt} compares it). */
+    public long modifiedNanos() {
+      return Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos);
     }
   }
 
@@ -232,8 +242,9 @@ public final class NativeIo {
     long inode = buffer.getLong(32);
     long ctime = buffer.getLong(96);
     long mtime = buffer.getLong(112);
+    int mtimeNanos = buffer.getInt(120);
     long device = ((long) buffer.getInt(136) << 32) | (buffer.getInt(140) & 0xffffffffL);
-    return new FileStat(mode, nlink & 0xffffffffL, inode, device, mtime, ctime);
+    return new FileStat(mode, nlink & 0xffffffffL, inode, device, mtime, ctime, mtimeNanos);
   }
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */

@@ -21,8 +21,21 @@ public interface FileTree {
     }
   }
 
-  /** What the walker needs of an entry's status. */
-  record Status(FileType type, long links, long inode, long device) {}
+  /**
+   * What the walker needs of an entry's status.
+   *
+   * @param modifiedNanos the modification time in nanoseconds since the epoch, for
+   *     {@link RelabelOptions#changedAfter}; {@link #UNKNOWN_TIME} where the tree does not say
+   */
+  record Status(FileType type, long links, long inode, long device, long modifiedNanos) {
+    /** A modification time later than any: an entry whose time is unknown counts as changed. */
+    public static final long UNKNOWN_TIME = Long.MAX_VALUE;
+
+    /** A status without a modification time. */
+    public Status(FileType type, long links, long inode, long device) {
+      this(type, links, inode, device, UNKNOWN_TIME);
+    }
+  }
 
   /** An open directory; not thread-safe by itself, but the walker shares one only to open children. */
   interface Directory extends AutoCloseable {

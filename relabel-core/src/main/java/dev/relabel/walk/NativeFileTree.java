@@ -45,7 +45,7 @@ public final class NativeFileTree implements FileTree {
     @Override
     public Status status(byte[] name, byte[] pathForErrors) throws NativeIoException {
       NativeIo.FileStat stat = NativeIo.stat(fd, NativeIo.nul(name), pathForErrors);
-      return new Status(FileType.fromMode(stat.mode()), stat.nlink(), stat.inode(), stat.device());
+      return new Status(FileType.fromMode(stat.mode()), stat.nlink(), stat.inode(), stat.device(), stat.modifiedNanos());
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.relabel.walk;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,6 +26,9 @@ import java.util.Optional;
  *     by default, since it costs a set insertion per entry
  * @param logMatches tell the listener the context each entry's spec gives ({@code setfiles -d})
  * @param digests whether directory digests are used and stored ({@code -D}, {@code -I})
+ * @param changedAfter when present, only entries whose modification time (mtime, as
+ *     {@code find -newermt} compares it: strictly later) is after this instant are labelled; the
+ *     others are still walked through ({@code fixfiles -B} and {@code -N})
  */
 public record RelabelOptions(
     int threads,
@@ -41,19 +45,22 @@ public record RelabelOptions(
     boolean recurse,
     boolean reportUnusedSpecs,
     boolean logMatches,
-    DirectoryDigests digests) {
+    DirectoryDigests digests,
+    Optional<Instant> changedAfter) {
   public RelabelOptions {
     if (threads < 0) {
       throw new IllegalArgumentException("threads must be 0 (all cores) or more: " + threads);
     }
     excludes = List.copyOf(excludes);
     java.util.Objects.requireNonNull(digests, "digests");
+    java.util.Objects.requireNonNull(changedAfter, "changedAfter");
   }
 
   /** setfiles' defaults: one thread, type-only changes, recursive, hard links checked. */
   public static RelabelOptions defaults() {
     return new RelabelOptions(1, false, false, false, Optional.empty(), List.of(), false,
-        false, true, true, false, true, false, false, DirectoryDigests.OFF);
+        false, true, true, false, true, false, false, DirectoryDigests.OFF,
+        Optional.empty());
   }
 
   /** The number of workers this asks for. */
@@ -63,76 +70,98 @@ public record RelabelOptions(
 
   public RelabelOptions withThreads(int n) {
     return new RelabelOptions(n, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withForce(boolean on) {
     return new RelabelOptions(threads, on, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withUserRoleType(boolean on) {
     return new RelabelOptions(threads, force, on, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withDryRun(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, on, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withAlternateRoot(Path root) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, Optional.of(root), excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withExcludes(List<Path> paths) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, paths, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withOneFilesystem(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, on,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withIgnoreMissing(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        on, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        on, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withCheckSeclabel(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withHardLinkCheck(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withSkipMultiLinked(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withRecurse(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on, reportUnusedSpecs, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on, reportUnusedSpecs, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withReportUnusedSpecs(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, on, logMatches, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, on, logMatches, digests,
+        changedAfter);
   }
 
   public RelabelOptions withLogMatches(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, on, digests);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, on, digests,
+        changedAfter);
   }
 
   public RelabelOptions withDigests(DirectoryDigests mode) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, mode);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, mode,
+        changedAfter);
+  }
+
+  /** Only entries modified after {@code instant} ({@code fixfiles -B}/{@code -N}); null for every entry. */
+  public RelabelOptions withChangedAfter(Instant instant) {
+    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+        Optional.ofNullable(instant));
   }
 }

@@ -59,6 +59,9 @@ final class Walk {
   private final ThreadLocal<Counters> counters = ThreadLocal.withInitial(this::newCounters);
   private final ConcurrentHashMap<Inode, Association> links = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
+  /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
+  private final boolean onlyChanged;
+  private final long changedAfterNanos;
   /** Whether the current root keeps directory digests; set before its first directory is walked. */
   private volatile boolean rootDigests;
   /** Whether anything under the current root failed: then no digest of it is stored. */
@@ -87,6 +90,10 @@ final class Walk {
         .map(root -> Latin1.of(PathBytes.absolute(root)))
         .map(root -> root.equals("/") ? "" : root)
         .orElse(null);
+    this.onlyChanged = options.changedAfter().isPresent();
+    this.changedAfterNanos = options.changedAfter()
+        .map(at -> Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano()))
+        .orElse(0L);
   }
 
   private Counters newCounters() {
@@ -248,6 +255,14 @@ final class Walk {
    */
   void label(FileTree.Directory directory, byte[] name, byte[] path, FileType type, FileTree.Status status, Label label)
       throws IOException {
+    if (onlyChanged) {
+      // fixfiles -B/-N: find -newermt lists only entries modified strictly later; the walk still
+      // goes through older directories, as find does.
+      status = status != null ? status : directory.status(name, path);
+      if (status.modifiedNanos() <= changedAfterNanos) {
+        return;
+      }
+    }
     Counters c = counters.get();
     c.visited++;
     if (++c.sinceTick == TICK) {

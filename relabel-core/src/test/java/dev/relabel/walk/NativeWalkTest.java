@@ -103,6 +103,31 @@ class NativeWalkTest {
   }
 
   @Test
+  void changedAfterLabelsOnlyEntriesModifiedStrictlyLaterButWalksThroughOlderDirectories() throws IOException {
+    LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
+    java.nio.file.attribute.FileTime cut = java.nio.file.attribute.FileTime.fromMillis(1_600_000_000_000L);
+    java.nio.file.attribute.FileTime before = java.nio.file.attribute.FileTime.fromMillis(1_500_000_000_000L);
+    java.nio.file.attribute.FileTime after = java.nio.file.attribute.FileTime.fromMillis(1_700_000_000_000L);
+    Path oldFile = file("old-dir/old", OLD);
+    Path newFile = file("old-dir/new", OLD);
+    Path exact = file("old-dir/exact", OLD);
+    Files.setLastModifiedTime(oldFile, before);
+    Files.setLastModifiedTime(newFile, after);
+    Files.setLastModifiedTime(exact, cut);
+    Files.setLastModifiedTime(oldFile.getParent(), before);
+    Files.setLastModifiedTime(tree, before);
+    RelabelReport report = run(matcher, RelabelOptions.defaults().withChangedAfter(cut.toInstant()),
+        RelabelListener.NONE, tree);
+    assertEquals(List.of(), report.failures());
+    assertEquals("staff_u:staff_r:etc_t:s0-s0:c1", DiskLabels.get(newFile), "modified after: relabelled");
+    assertEquals(OLD, DiskLabels.get(oldFile), "modified before: left alone");
+    assertEquals(OLD, DiskLabels.get(exact), "modified at the instant itself is not newer (find -newermt)");
+    assertEquals(null, DiskLabels.get(oldFile.getParent()), "an older directory is walked through, not labelled");
+    assertEquals(null, DiskLabels.get(tree));
+    assertEquals(1, report.relabeled());
+  }
+
+  @Test
   void forceSetsTheWholeContext() throws IOException {
     LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
     Path f = file("f", OLD);
