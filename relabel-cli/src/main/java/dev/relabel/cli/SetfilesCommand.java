@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -44,8 +45,8 @@ import picocli.CommandLine.Spec;
     separator = " ",
     usageHelpWidth = 100,
     customSynopsis = {
-      "relabel setfiles [-CFimnqvAjU] [-e DIR]... [-r ROOT] [-T N] SPEC_FILE PATH...",
-      "       relabel setfiles [-CFimnqvAjU0] [-e DIR]... [-r ROOT] [-T N] SPEC_FILE -f FILE|-s",
+      "relabel setfiles [-CFimnpqvAjU] [-e DIR]... [-r ROOT] [-T N] [--json] [--progress[=WHEN]] SPEC_FILE PATH...",
+      "       relabel setfiles [-CFimnpqvAjU0] [-e DIR]... [-r ROOT] [-T N] [--json] [--progress[=WHEN]] SPEC_FILE -f FILE|-s",
     },
     description = {
       "Set the SELinux label of each PATH, and of everything below it, to what SPEC_FILE (a"
@@ -83,7 +84,7 @@ import picocli.CommandLine.Spec;
       "",
       "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
           + " -D and -I (directory digests), -E"
-          + " (conflicts as errors), -l (syslog), -p (progress),"
+          + " (conflicts as errors), -l (syslog),"
           + " -x (restorecon's; setfiles never crosses mount points). -A, -j and -U are from"
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
           + " (setfiles' -h prints its usage and exits 255).",
@@ -175,8 +176,14 @@ public final class SetfilesCommand implements Callable<Integer> {
   @Option(names = "-l", hidden = true)
   private boolean syslog;
 
-  @Option(names = "-p", hidden = true)
-  private boolean progress;
+  @Mixin
+  private ProgressOptions progress;
+
+  @Mixin
+  private JsonOption json;
+
+  /** --json and progress for this run. */
+  private Reporting reporting;
 
   @Option(names = "-W",
       description = "After the run, warn about every spec that matched no entry, as setfiles' selabel_stats does.")
@@ -206,13 +213,18 @@ public final class SetfilesCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, PolicyException {
     refuseUnsupported();
-    Io io = parent.io();
-    charset = io.charset();
-    output = new SetfilesOutput(io, charset, verbose);
-    try {
-      return run(io);
-    } finally {
-      output.flush();
+    try (Reporting reporting = Reporting.start(parent.io(), "setfiles", json, progress, verbose, dryRun)) {
+      this.reporting = reporting;
+      Io io = reporting.io();
+      charset = io.charset();
+      output = new SetfilesOutput(io, charset, verbose);
+      int status;
+      try {
+        status = run(io);
+      } finally {
+        output.flush();
+      }
+      return reporting.finish(status);
     }
   }
 
@@ -257,7 +269,8 @@ public final class SetfilesCommand implements Callable<Integer> {
     if (alternateRoot != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot));
     }
-    relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(), output);
+    relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(),
+        reporting.listener(output));
     Glob glob = new Glob(charset);
     if (readList) {
       String file = standardInput ? "-" : inputFile;
@@ -311,8 +324,8 @@ public final class SetfilesCommand implements Callable<Integer> {
       refused = "-E (hard link conflicts as errors) is not supported";
     } else if (syslog) {
       refused = "-l (log changes to syslog) is not supported";
-    } else if (progress) {
-      refused = "-p (progress) is not supported";
+    } else if (progress.setfilesFlag() && verbose) {
+      refused = "-p and -v are mutually exclusive (progress and verbose), as in setfiles";
     } else if (oneFilesystem) {
       refused = "-x is restorecon's option: setfiles never crosses mount points";
     }
@@ -427,6 +440,9 @@ public final class SetfilesCommand implements Callable<Integer> {
       if (!(ignoreMissing && lstat.errno() == Errno.ENOENT)) {
         output.fatal(output.concat(SetfilesOutput.PREFIX + "lstat(", given.getBytes(charset),
             ") failed: " + SetfilesOutput.strerror(lstat.errno()) + "\n"));
+        if (reporting.json() != null) {
+          reporting.json().error(given.getBytes(charset), lstat.errno(), "lstat failed");
+        }
       }
       return;
     }
@@ -464,7 +480,9 @@ public final class SetfilesCommand implements Callable<Integer> {
       output.info(output.concat("Warning no default label for ", keyBytes, "\n"));
     }
     output.nameRoot(text.getBytes(charset), shown.getBytes(charset));
+    reporting.expect(absolute);
     RelabelReport report = relabeler.run(List.of(absolute));
+    reporting.completed(report);
     if (warnNoMatch) {
       // Every spec the run did not list as unused decided some entry.
       Set<dev.relabel.spec.Spec> unused = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
