@@ -18,7 +18,7 @@ public final class ProgressOptions {
   private boolean setfilesProgress;
 
   @Option(names = "--progress", paramLabel = "WHEN", arity = "0..1", fallbackValue = "always",
-      converter = WhenConverter.class,
+      converter = WhenConverter.class, completionCandidates = WhenCandidates.class,
       description = "Draw a live bar on standard error (entries done, rate, and a percentage and ETA"
           + " when the total can be estimated): auto (the default) when standard error is a"
           + " terminal, always (also --progress alone), or never.")
@@ -29,8 +29,12 @@ public final class ProgressOptions {
     return setfilesProgress;
   }
 
-  /** The reporter these options ask for on {@code io}; {@link ProgressReporter#NONE} when silent. */
-  public ProgressReporter open(Io io, String task) {
+  /**
+   * The reporter these options ask for on {@code io}; {@link ProgressReporter#NONE} when silent.
+   * With {@code json} (standard output holds a JSON report), setfiles' -p text goes to standard
+   * error instead.
+   */
+  public ProgressReporter open(Io io, String task, boolean json) {
     if (when == When.NEVER) {
       return ProgressReporter.NONE;
     }
@@ -41,7 +45,16 @@ public final class ProgressOptions {
     if (!bar && !text) {
       return ProgressReporter.NONE;
     }
-    return new ProgressReporter(io, task, bar, text, stdoutTerminal);
+    return new ProgressReporter(io, task, bar, text ? (json ? io.err() : io.out()) : null, stdoutTerminal);
+  }
+
+  /** What bash completion offers for WHEN. */
+  static final class WhenCandidates extends java.util.ArrayList<String> {
+    private static final long serialVersionUID = 1L;
+
+    WhenCandidates() {
+      super(java.util.List.of("auto", "always", "never"));
+    }
   }
 
   /** auto, always or never, in any case. */

@@ -73,13 +73,13 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
 
   /**
    * @param bar whether to draw the live bar on standard error
-   * @param setfilesText whether to print setfiles' -p text on standard output
+   * @param setfilesText where to print setfiles' -p text (standard output), or null
    * @param stdoutTerminal whether standard output shares the bar's terminal (then it too must
    *     erase the bar before it writes)
    */
-  ProgressReporter(Io io, String task, boolean bar, boolean setfilesText, boolean stdoutTerminal) {
+  ProgressReporter(Io io, String task, boolean bar, OutputStream setfilesText, boolean stdoutTerminal) {
     this.line = bar ? new StatusLine(io.err(), io.charset()) : null;
-    this.text = setfilesText ? io.out() : null;
+    this.text = setfilesText;
     this.io = line == null ? io
         : new Io(io.in(), stdoutTerminal ? line.guard(io.out()) : io.out(), line.guard(io.err()), io.charset());
     this.bar = bar ? newBar(task, line, io.charset().equals(StandardCharsets.UTF_8)) : null;

@@ -39,7 +39,8 @@ public final class Reporting implements AutoCloseable {
    */
   public static Reporting start(Io io, String command, JsonOption jsonOption, ProgressOptions progressOptions,
       boolean withChanges, boolean dryRun) {
-    ProgressReporter progress = progressOptions == null ? ProgressReporter.NONE : progressOptions.open(io, command);
+    ProgressReporter progress = progressOptions == null ? ProgressReporter.NONE : progressOptions.open(io, command,
+        jsonOption != null && jsonOption.enabled());
     Io guarded = progress.streams(io);
     JsonReport json = jsonOption == null ? null
         : jsonOption.open(guarded, JsonReport.Kind.RELABEL, command, withChanges, dryRun);
