@@ -45,8 +45,8 @@ import picocli.CommandLine.Spec;
     separator = " ",
     usageHelpWidth = 100,
     customSynopsis = {
-      "relabel setfiles [-CFimnpqvAjU] [-e DIR]... [-r ROOT] [-T N] [--json] [--progress[=WHEN]] SPEC_FILE PATH...",
-      "       relabel setfiles [-CFimnpqvAjU0] [-e DIR]... [-r ROOT] [-T N] [--json] [--progress[=WHEN]] SPEC_FILE -f FILE|-s",
+      "relabel setfiles [-CFimnpqvAjU] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE PATH...",
+      "       relabel setfiles [-CFimnpqvAjU0] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE -f FILE|-s",
     },
     description = {
       "Set the SELinux label of each PATH, and of everything below it, to what SPEC_FILE (a"
