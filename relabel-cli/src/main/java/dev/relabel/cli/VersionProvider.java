@@ -36,9 +36,16 @@ public final class VersionProvider implements IVersionProvider {
     return lines.toArray(String[]::new);
   }
 
-  /** The version of the running jar, or {@link #UNKNOWN}. */
+  /**
+   * The version of the running jar; outside one, the {@code relabel.version} system property (the
+   * build sets it for the man page generator, which runs from the class directory); else
+   * {@link #UNKNOWN}.
+   */
   public static String version() {
     String version = RelabelCommand.class.getPackage().getImplementationVersion();
+    if (version == null || version.isBlank()) {
+      version = System.getProperty("relabel.version");
+    }
     return version == null || version.isBlank() ? UNKNOWN : version;
   }
 
