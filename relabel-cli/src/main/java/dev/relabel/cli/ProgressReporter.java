@@ -192,11 +192,13 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
     finish();
   }
 
-  private void refresh() {
+  /** One update of the display, from the refresh thread (and tests). */
+  void refresh() {
     long count = done.sum();
     if (bar != null) {
       bar.maxHint(totalKnown && total > 0 ? Math.max(total, count) : -1);
       bar.stepTo(count);
+      bar.refresh();
     }
     if (text != null) {
       printStars(count);
