@@ -35,6 +35,16 @@ import picocli.CommandLine.Spec;
       "SELinux file labelling with a libselinux-exact file_contexts matcher.",
     },
     subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, HelpCommand.class},
+    footerHeading = "%nReports and progress:%n",
+    footer = {
+      "--json (every verb): one JSON object on standard output, described by the JSON Schema"
+          + " report.schema.json (in relabel.jar at dev/relabel/cli/, in the source tree under"
+          + " relabel-cli/src/main/resources/dev/relabel/cli/).",
+      "-p, --[no-]progress (verbs that walk trees): a live bar on standard error when it is a"
+          + " terminal; -p off a terminal prints setfiles' own progress text.",
+      "Man pages: relabel-cli/target/man/man1 after a build; bash completion:"
+          + " relabel-cli/target/completion/relabel.",
+    },
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",

@@ -68,6 +68,15 @@ import picocli.CommandLine.Spec;
           + " (PATH below ROOT with -r). Paths are written as raw bytes. Lines of one run come"
           + " from several threads, so their order may vary from run to run with -T.",
       "",
+      "Progress: with -p, standard output gets setfiles' own progress text when it is not a"
+          + " terminal ('\\rNk' per 1024 entries; '\\rP%%' and '\\r/ 100.0%%' when / is given, the"
+          + " total estimated from the inodes in use on the filesystem walked, where setfiles counts"
+          + " every seclabel filesystem), then a newline; on a terminal, and by default whenever"
+          + " standard error is one, a live bar on standard error instead.",
+      "",
+      "With --json, standard output holds one JSON report (see 'relabel --help'), and the lines"
+          + " above that would go to standard output go to standard error.",
+      "",
       "Standard error, where setfiles says so with its name: 'relabel: lstat(PATH) failed: REASON',"
           + " 'relabel: PATH is not located in alt_rootpath ROOT', 'relabel: Could not set context"
           + " for PATH:  REASON', 'relabel: Could not read PATH: REASON.', 'relabel: conflicting"
