@@ -30,10 +30,11 @@ class ProgressBarIT {
 
   private static Path launcher;
 
+  /** One tree for every test: they only read it (-n). */
   @TempDir
-  Path dir;
-  private Path root;
-  private Path spec;
+  static Path dir;
+  private static Path root;
+  private static Path spec;
 
   @BeforeAll
   static void locate() {
@@ -54,6 +55,9 @@ class ProgressBarIT {
 
   @BeforeEach
   void tree() throws IOException {
+    if (root != null) {
+      return;
+    }
     spec = Files.writeString(dir.resolve("file_contexts"), "/srv(/.*)?\t" + ETC + "\n");
     root = dir.resolve("root");
     for (int d = 0; d < 25; d++) {

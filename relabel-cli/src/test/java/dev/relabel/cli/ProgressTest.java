@@ -9,7 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
@@ -24,13 +24,14 @@ class ProgressTest {
   /** Entries under srv, srv itself included: a little over two of setfiles' 1024-entry steps. */
   private static final int ENTRIES = 2501;
 
+  /** One tree for every test: they only read it (-n). */
   @TempDir
-  Path dir;
-  private Path root;
-  private Path spec;
+  static Path dir;
+  private static Path root;
+  private static Path spec;
 
-  @BeforeEach
-  void tree() throws Exception {
+  @BeforeAll
+  static void tree() throws Exception {
     spec = Files.writeString(dir.resolve("file_contexts"), "/srv(/.*)?\t" + ETC + "\n");
     root = dir.resolve("root");
     for (int d = 0; d < 25; d++) {
