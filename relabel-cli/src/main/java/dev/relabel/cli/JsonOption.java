@@ -18,6 +18,9 @@ public final class JsonOption {
           + " change with -v. Text that would go to standard output goes to standard error.")
   private boolean enabled;
 
+  /** The report {@link #open} gave, for {@link #failed}. */
+  private JsonReport report;
+
   /** Whether {@code --json} was given. */
   public boolean enabled() {
     return enabled;
@@ -25,7 +28,35 @@ public final class JsonOption {
 
   /** The report on {@code io}'s standard output, or null without {@code --json}. */
   public JsonReport open(Io io, JsonReport.Kind kind, String command, boolean withChanges, boolean dryRun) {
-    return enabled ? new JsonReport(io.out(), kind, command, withChanges, dryRun) : null;
+    if (enabled) {
+      report = new JsonReport(io.out(), kind, command, withChanges, dryRun);
+    }
+    return report;
+  }
+
+  /**
+   * A verb with {@code --json} failed by throwing (a usage error, an unusable policy, an I/O
+   * error): ends its report, or writes one when it had none yet, with {@code messages} (the
+   * lines said on standard error, without {@code relabel: }) as errors and {@code status}. Called
+   * by RelabelCommand's exception handlers for any verb that has this mixin.
+   */
+  static void failed(picocli.CommandLine commandLine, java.util.List<String> messages, int status) {
+    for (picocli.CommandLine.Model.CommandSpec mixin : commandLine.getCommandSpec().mixins().values()) {
+      if (mixin.userObject() instanceof JsonOption option && option.enabled) {
+        JsonReport report = option.report;
+        if (report == null) {
+          Io io = ((RelabelCommand) commandLine.getCommandSpec().root().userObject()).io();
+          JsonReport.Kind kind = commandLine.getCommand() instanceof LookupCommand ? JsonReport.Kind.LOOKUP
+              : JsonReport.Kind.RELABEL;
+          report = new JsonReport(io.out(), kind, commandLine.getCommandName(), false, false);
+        }
+        for (String message : messages) {
+          report.error(null, 0, message);
+          report.message(("relabel: " + message).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        report.finish(status);
+      }
+    }
   }
 
   /**

@@ -19,9 +19,9 @@ import tools.jackson.core.json.JsonFactory;
  * <p>The one list that can be as long as the tree ({@code changes} of a relabel with
  * {@code -v}, {@code results} of a lookup) is streamed as entries arrive, so memory stays flat;
  * everything else (errors, warnings, messages, counts, status) is written by {@link #finish}.
- * Nothing is written before the first streamed entry or {@link #finish}, so a command that
- * stops before it does anything (a usage error) leaves standard output empty. Listener calls
- * come from the worker threads; every write holds this object's lock.
+ * A command that fails by throwing still ends its report (RelabelCommand's handlers call
+ * {@link JsonOption#failed}). Listener calls come from the worker threads; every write holds
+ * this object's lock.
  */
 public final class JsonReport implements RelabelListener {
   /** The report's {@code format}: bumped when a field changes meaning or is removed. */

@@ -112,7 +112,9 @@ public final class RelabelCommand implements Runnable {
     PrintWriter err = where.getErr();
     err.println("relabel: " + e.getMessage() + " (see '" + where.getCommandSpec().qualifiedName() + " --help')");
     err.flush();
-    return where.getCommand() instanceof SetfilesCommand ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    int status = where.getCommand() instanceof SetfilesCommand ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    JsonOption.failed(where, java.util.List.of(e.getMessage()), status);
+    return status;
   }
 
   /**
@@ -122,23 +124,30 @@ public final class RelabelCommand implements Runnable {
    */
   static int onExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
     PrintWriter err = commandLine.getErr();
+    java.util.List<String> messages = new java.util.ArrayList<>();
     if (e instanceof PolicyException policy) {
       for (PolicyError error : policy.errors()) {
-        err.println("relabel: " + error);
+        messages.add(error.toString());
       }
     } else if (e instanceof Failure) {
-      err.println("relabel: " + e.getMessage());
+      messages.add(e.getMessage());
     } else if (e instanceof IOException || e instanceof UncheckedIOException) {
       IOException io = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
-      err.println("relabel: I/O error: " + io.getMessage());
+      messages.add("I/O error: " + io.getMessage());
     } else {
-      err.println("relabel: internal error: " + e);
-      if (System.getenv("RELABEL_DEBUG") != null) {
-        e.printStackTrace(err);
-      }
+      messages.add("internal error: " + e);
+    }
+    for (String message : messages) {
+      err.println("relabel: " + message);
+    }
+    if (!(e instanceof PolicyException || e instanceof Failure || e instanceof IOException
+        || e instanceof UncheckedIOException) && System.getenv("RELABEL_DEBUG") != null) {
+      e.printStackTrace(err);
     }
     err.flush();
     boolean setfiles = commandLine.getCommand() instanceof SetfilesCommand;
-    return setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    int status = setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    JsonOption.failed(commandLine, messages, status);
+    return status;
   }
 }

@@ -174,11 +174,35 @@ class JsonReportTest {
   }
 
   @Test
-  void aUsageErrorLeavesStandardOutputEmpty() {
+  void aUsageErrorIsReportedToo() {
     Cli.Result r = Cli.run("setfiles", "--json", spec.toString());
+    JsonNode report = report(r);
     assertEquals(255, r.status());
-    assertEquals(0, r.out().length, r::toString);
-    assertEquals(1, r.errLines().size(), r::toString);
+    assertEquals(255, report.get("exitStatus").asInt());
+    assertEquals("setfiles", report.get("command").asString());
+    assertEquals(List.of("Missing required parameter: 'PATH'"), texts(report.get("errors"), "message"));
+    assertEquals(List.of("relabel: Missing required parameter: 'PATH' (see 'relabel setfiles --help')"), r.errLines());
+    Cli.Result lookup = Cli.run("lookup", "--json");
+    JsonNode lookupReport = report(lookup);
+    assertEquals(1, lookup.status());
+    assertEquals("lookup", lookupReport.get("kind").asString());
+    assertEquals(List.of("missing PATH (or --stdin)"), texts(lookupReport.get("errors"), "message"));
+  }
+
+  @Test
+  void anUnusablePolicyListsEachProblem() throws Exception {
+    Path bad = Files.writeString(dir.resolve("bad_contexts"), "/a\tsystem_u:object_r:etc_t:s0\n/b(\t" + ETC + "\n/c\n");
+    Cli.Result r = Cli.run("setfiles", "-n", "--json", "-r", root.toString(), bad.toString(), root + "/srv");
+    JsonNode report = report(r);
+    assertEquals(1, r.status(), r::toString);
+    assertEquals(1, report.get("exitStatus").asInt());
+    List<String> messages = texts(report.get("errors"), "message");
+    assertEquals(2, messages.size(), report::toString);
+    for (String message : messages) {
+      assertTrue(message.startsWith(bad + ":"), message);
+      assertTrue(r.err().contains("relabel: " + message + "\n"), r::toString);
+    }
+    assertEquals(0, report.get("counts").get("visited").asLong());
   }
 
   /** The schema is no formality: it refuses a report without its status, or with a field it does not know. */
