@@ -109,6 +109,12 @@ public final class JsonReport implements RelabelListener {
     errors.add(new Error(failure.path(), failure.errno(), failure.message()));
   }
 
+  /** With -D: a directory skipped with everything beneath, its digest unchanged ({@code skippedUnchanged} in counts). */
+  @Override
+  public synchronized void skippedUnchanged(byte[] path) {
+    count("skippedUnchanged");
+  }
+
   @Override
   public synchronized void warned(String message) {
     warnings.add(message);

@@ -94,7 +94,7 @@ public final class Reporting implements AutoCloseable {
     progress.finish();
   }
 
-  /** Every listener in turn. */
+  /** Every listener in turn (a method added to RelabelListener must be added here too). */
   private record Listeners(List<RelabelListener> all) implements RelabelListener {
     @Override
     public void changed(RelabelReport.Change change) {
@@ -121,6 +121,13 @@ public final class Reporting implements AutoCloseable {
     public void progress(long entries) {
       for (RelabelListener listener : all) {
         listener.progress(entries);
+      }
+    }
+
+    @Override
+    public void skippedUnchanged(byte[] path) {
+      for (RelabelListener listener : all) {
+        listener.skippedUnchanged(path);
       }
     }
 

@@ -9,6 +9,7 @@ import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.spec.FileType;
 import dev.relabel.spec.PolicyException;
 import dev.relabel.spec.PolicyLoader;
+import dev.relabel.walk.DirectoryDigests;
 import dev.relabel.walk.RelabelOptions;
 import dev.relabel.walk.NativeFileTree;
 import dev.relabel.walk.RelabelReport;
@@ -45,8 +46,8 @@ import picocli.CommandLine.Spec;
     separator = " ",
     usageHelpWidth = 100,
     customSynopsis = {
-      "relabel setfiles [-CFimnpqvAjU] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE PATH...",
-      "       relabel setfiles [-CFimnpqvAjU0] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE -f FILE|-s",
+      "relabel setfiles [-CDFIimnpqvAjU] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE PATH...",
+      "       relabel setfiles [-CDFIimnpqvAjU0] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE -f FILE|-s",
     },
     description = {
       "Set the SELinux label of each PATH, and of everything below it, to what SPEC_FILE (a"
@@ -92,7 +93,7 @@ import picocli.CommandLine.Spec;
           + " could not be relabelled (without -C)",
       "",
       "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
-          + " -D and -I (directory digests), -E"
+          + " -E"
           + " (conflicts as errors), -l (syslog),"
           + " -x (restorecon's; setfiles never crosses mount points). -A, -j and -U are from"
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
@@ -166,18 +167,22 @@ public final class SetfilesCommand implements Callable<Integer> {
   @Option(names = "-0", description = "With -f or -s, the paths are separated by NUL bytes, not newlines (no effect otherwise).")
   private boolean nulSeparated;
 
-  // Accepted by setfiles but refused here, each with its reason (see the footer).
-  @Option(names = "-c", paramLabel = "POLICY", hidden = true)
-  private String binaryPolicy;
-
   @Option(names = "-d", description = "Print the context each entry's spec gives it: PATH matched by CONTEXT.")
   private boolean printMatches;
 
-  @Option(names = "-D", hidden = true)
+  @Option(names = "-D", description = "Use and store directory digests (security.sehash, as libselinux"
+      + " computes them): a directory whose digest equals the policy's is skipped with everything"
+      + " beneath it (\"Skipping restorecon on directory(PATH)\"); after a PATH is labelled without"
+      + " an error, its directories get the policy's digests. Not on tmpfs, ramfs or sysfs. With -r,"
+      + " digests are of the paths below the alternate root (setfiles 3.4 uses the whole path).")
   private boolean digests;
 
-  @Option(names = "-I", hidden = true)
+  @Option(names = "-I", description = "As -D, but check every entry whatever its directory's digest says.")
   private boolean ignoreDigests;
+
+  // Accepted by setfiles but refused here, each with its reason (see the footer).
+  @Option(names = "-c", paramLabel = "POLICY", hidden = true)
+  private String binaryPolicy;
 
   @Option(names = "-E", hidden = true)
   private boolean conflictErrors;
@@ -274,7 +279,9 @@ public final class SetfilesCommand implements Callable<Integer> {
         .withSkipMultiLinked(skipMultiLinked)
         .withRecurse(true)
         .withReportUnusedSpecs(warnNoMatch)
-        .withLogMatches(printMatches);
+        .withLogMatches(printMatches)
+        .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
+            : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF);
     if (alternateRoot != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot));
     }
@@ -326,9 +333,6 @@ public final class SetfilesCommand implements Callable<Integer> {
     String refused = null;
     if (binaryPolicy != null) {
       refused = "-c (check contexts against a binary policy) is not supported";
-    } else if (digests || ignoreDigests) {
-      refused = (digests ? "-D" : "-I") + " (directory digests, security.sehash) is not supported: every entry is"
-          + " always checked and no digest is written";
     } else if (conflictErrors) {
       refused = "-E (hard link conflicts as errors) is not supported";
     } else if (syslog) {

@@ -110,12 +110,19 @@ final class SetfilesOutput implements RelabelListener {
   }
 
   /**
-   * A customized label kept (shown with {@code -v}, on standard output, as libselinux does) or a
-   * hard link whose names want different labels (always, on standard error).
+   * A customized label kept (shown with {@code -v}, on standard output, as libselinux does), or a
+   * hard link whose names want different labels or a digest that could not be stored (always, on
+   * standard error).
    */
+  /** setfiles -D: a directory whose digest is unchanged, on standard output as libselinux logs it. */
+  @Override
+  public void skippedUnchanged(byte[] path) {
+    info(concat("Skipping restorecon on directory(", shown(path), ")\n"));
+  }
+
   @Override
   public void warned(String message) {
-    if (message.startsWith("conflicting specifications for ")) {
+    if (message.startsWith("conflicting specifications for ") || message.startsWith("setxattr failed: ")) {
       error((PREFIX + message + "\n").getBytes(charset));
     } else if (verbose) {
       info((message + "\n").getBytes(charset));

@@ -145,6 +145,19 @@ class JsonReportTest {
   }
 
   @Test
+  void directoriesSkippedByTheirDigestAreCounted() {
+    String[] args = {"setfiles", "-D", "--json", "-r", root.toString(), spec.toString(), root + "/srv"};
+    JsonNode first = report(Cli.run(args));
+    assertEquals(0, first.get("exitStatus").asInt(), first::toString);
+    assertFalse(first.get("counts").has("skippedUnchanged"), first::toString);
+    Cli.Result again = Cli.run(args);
+    JsonNode second = report(again);
+    assertEquals(0, again.status(), again::toString);
+    assertEquals(1, second.get("counts").get("skippedUnchanged").asLong(), second::toString);
+    assertEquals(0, second.get("counts").get("relabeled").asLong(), second::toString);
+  }
+
+  @Test
   void lookupAnswersEachRequest() {
     byte[] stdin = Cli.latin1("/srv/a\n/srv/none\n/elsewhere\nbogus\t/srv/a\n/srv/\u00ff\n");
     Cli.Result r = Cli.runWithStdin(stdin, "lookup", "--json", "--stdin", "-f", spec.toString());

@@ -204,9 +204,9 @@ class LauncherIT {
     }
     assertEquals("", r.err());
 
-    Run usage = run("setfiles", "-D", policy.toString(), root.toString());
+    Run usage = run("setfiles", "-E", policy.toString(), root.toString());
     assertEquals(255, usage.status(), usage::toString);
-    assertTrue(usage.err().startsWith("relabel: -D "), usage::toString);
+    assertTrue(usage.err().startsWith("relabel: -E "), usage::toString);
   }
 
   @Test

@@ -90,7 +90,7 @@ class SetfilesCliDifferentialTest {
     Path ours = scrambledCopy("relabel-" + threads + "-" + force);
     Map<String, String> before = AttrTrees.labels(reference, base);
     assertEquals(before, AttrTrees.labels(ours, base), "copies must start identical");
-    assertTrue(before.containsValue(hex("not-a-context")), "the scramble should hold a label that is no context");
+    assertTrue(before.containsValue(AttrTrees.hex("not-a-context")), "the scramble should hold a label that is no context");
 
     // -n -v: what would change, and nothing changed.
     Run setfilesDry = setfiles(reference, threads, force, "-n", "-v");
@@ -185,11 +185,4 @@ class SetfilesCliDifferentialTest {
     return out;
   }
 
-  private static String hex(String context) {
-    StringBuilder out = new StringBuilder("0x");
-    for (byte b : context.getBytes(StandardCharsets.ISO_8859_1)) {
-      out.append(String.format("%02x", b));
-    }
-    return out.toString(); // setfattr --restore stores the value without a NUL
-  }
 }

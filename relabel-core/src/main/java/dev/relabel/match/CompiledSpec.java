@@ -186,6 +186,84 @@ final class CompiledSpec {
   }
 
   /**
+   * Whether the expression matches {@code key} or could match a longer key that starts with it:
+   * libselinux's partial match ({@code PCRE2_PARTIAL_SOFT}), which decides what a directory's
+   * digest covers. Unlike a lookup, no stem is compared and the key need not start with the
+   * required prefix. An expression answers through the matcher having read to the key's end
+   * ({@code hitEnd}), PCRE2's own notion of a partial match; tests hold both to libselinux.
+   */
+  boolean matchesOrPartially(String key) {
+    if (shape == Shape.EXPRESSION) {
+      return partially(pattern, key);
+    }
+    if (key.length() < head.length()) {
+      // The key ends inside the literal head: the match runs out of subject.
+      return head.startsWith(key);
+    }
+    if (!key.startsWith(head)) {
+      return false;
+    }
+    int rest = key.length() - head.length();
+    return switch (shape) {
+      case EXACT -> rest == 0 || (rest == 1 && key.charAt(head.length()) == '\n');
+      case SUBTREE -> rest == 0 || key.charAt(head.length()) == '/' || (rest == 1 && key.charAt(head.length()) == '\n');
+      // HEAD.+ and HEAD/.* on the head alone need one more character: partial.
+      case ANY_REST, SOME_REST -> true;
+      case SLASH_REST -> rest == 0 || key.charAt(head.length()) == '/';
+      case EXPRESSION -> throw new AssertionError();
+    };
+  }
+
+  /** {@link #matchesOrPartially} as the expression alone answers it, for tests. */
+  boolean matchesOrPartiallyByExpression(String key) {
+    return partially(reference(), key);
+  }
+
+  /**
+   * PCRE2's soft partial match: a match, or else an attempt that reached the end of the key.
+   * PCRE2 counts an attempt only when it inspected something, which an attempt that starts at
+   * the very end has not, unless the pattern can match the empty string or looks behind
+   * ({@code \\b} and {@code \\B} look one character back). Java's {@code hitEnd} after
+   * {@code find} counts that attempt always, and more (its minimum-length cut-off), so each
+   * start is tried on its own.
+   */
+  private static boolean partially(PcrePattern expression, String key) {
+    java.util.regex.Matcher m = expression.matcher(key);
+    if (m.find()) {
+      return true;
+    }
+    // Bounds that only delimit where attempts start: "^" and lookbehinds still see the whole key.
+    m.useTransparentBounds(true).useAnchoringBounds(false);
+    int lastStart = emptyPartialAllowed(expression) ? key.length() : key.length() - 1;
+    for (int start = 0; start <= lastStart; start++) {
+      m.region(start, key.length());
+      if (m.lookingAt() || m.hitEnd()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean emptyPartialAllowed(PcrePattern expression) {
+    if (expression.matcher("").find()) {
+      return true;
+    }
+    String source = expression.source();
+    for (int i = 0; i < source.length() - 1; i++) {
+      if (source.charAt(i) == '\\') {
+        char escaped = source.charAt(++i);
+        if (escaped == 'b' || escaped == 'B') {
+          return true;
+        }
+      } else if (source.startsWith("(?<", i) && i + 3 < source.length()
+          && (source.charAt(i + 3) == '=' || source.charAt(i + 3) == '!')) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * What the expression alone says: false only when it failed on {@code keyPrefix} without
    * reading to its end, so that no longer key can match. Tests hold the shapes' answers to it.
    */

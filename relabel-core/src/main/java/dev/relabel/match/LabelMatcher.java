@@ -3,8 +3,14 @@ package dev.relabel.match;
 import dev.relabel.spec.FileType;
 import dev.relabel.spec.Policy;
 import dev.relabel.spec.Spec;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * Answers "which label does this path get?" exactly as libselinux 3.4's file backend
@@ -29,6 +35,8 @@ public final class LabelMatcher {
   private final PrefixIndex index;
   private final KeyNormalizer normalizer;
   private final DirectoryMatch root;
+  /** For directory digests only, which compare no stem; racy but idempotent initialization. */
+  private volatile PrefixIndex literalIndex;
 
   private LabelMatcher(Policy policy) {
     this.policy = policy;
@@ -109,6 +117,88 @@ public final class LabelMatcher {
     }
     String clean = KeyNormalizer.clean(latin1Path);
     return clean.equals("/") ? root : DirectoryMatch.of(this, clean);
+  }
+
+  /**
+   * The digest libselinux computes for a directory ({@code selabel_hash_all_partial_matches}, what
+   * {@code setfiles -D} stores in {@code security.sehash}): SHA-1 over each spec that matches
+   * {@code path} or could match a path beneath it, in search order, each as its expression, its
+   * {@code mode_t} and its context, up to the first {@code <<none>>} spec. Empty where libselinux
+   * has no digest: when no spec matches even partially, or when the first that does is
+   * {@code <<none>>}.
+   *
+   * <p>A spec whose literal prefix extends the key can only be cut short by the key's end, so the
+   * whole trie below the key counts unseen; along the key, each spec is asked.
+   */
+  public Optional<byte[]> partialMatchDigest(String latin1Path) {
+    if (latin1Path.isEmpty()) {
+      throw new IllegalArgumentException("empty path");
+    }
+    String key = normalizer.key(latin1Path);
+    IntStream.Builder ranks = IntStream.builder();
+    PrefixIndex.Node node = literalIndex().root();
+    int depth = 0;
+    while (true) {
+      for (int rank : node.ranks()) {
+        if (byRank[rank].matchesOrPartially(key)) {
+          ranks.add(rank);
+        }
+      }
+      if (depth == key.length()) {
+        break;
+      }
+      node = node.child(key.charAt(depth++));
+      if (node == null) {
+        break;
+      }
+    }
+    if (node != null) {
+      for (int rank : PrefixIndex.below(node)) {
+        ranks.add(rank);
+      }
+    }
+    int[] matched = ranks.build().sorted().toArray();
+    if (matched.length == 0 || byRank[matched[0]].spec.isNone()) {
+      return Optional.empty();
+    }
+    MessageDigest sha1 = sha1();
+    ByteBuffer mode = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.nativeOrder());
+    for (int rank : matched) {
+      Spec spec = byRank[rank].spec;
+      if (spec.isNone()) {
+        // libselinux stops at the first <<none>> and hashes what it had found before it.
+        break;
+      }
+      sha1.update(Latin1.bytes(spec.regex()));
+      sha1.update((byte) 0);
+      sha1.update(mode.clear().putInt(0, spec.fileType().modeBits()).array());
+      sha1.update(Latin1.bytes(spec.context()));
+      sha1.update((byte) 0);
+    }
+    return Optional.of(sha1.digest());
+  }
+
+  /** As {@link #partialMatchDigest(String)}, for raw path bytes. */
+  public Optional<byte[]> partialMatchDigest(byte[] path) {
+    return partialMatchDigest(Latin1.of(path));
+  }
+
+  /** The trie over the specs' literal prefixes, without the stem rule; built on first use. */
+  private PrefixIndex literalIndex() {
+    PrefixIndex built = literalIndex;
+    if (built == null) {
+      built = new PrefixIndex(byRank, spec -> SpecShape.literalPrefix(spec.spec.regex()));
+      literalIndex = built;
+    }
+    return built;
+  }
+
+  private static MessageDigest sha1() {
+    try {
+      return MessageDigest.getInstance("SHA-1");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-1", e);
+    }
   }
 
   Label lookupKey(String key, FileType type) {

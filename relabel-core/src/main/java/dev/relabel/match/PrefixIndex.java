@@ -44,9 +44,14 @@ final class PrefixIndex {
   private final int maxLists;
 
   PrefixIndex(CompiledSpec[] byRank) {
+    this(byRank, spec -> spec.requiredPrefix);
+  }
+
+  /** A trie over another prefix of each spec than the one lookups need. */
+  PrefixIndex(CompiledSpec[] byRank, java.util.function.Function<CompiledSpec, String> prefixOf) {
     TreeMap<String, List<Integer>> byPrefix = new TreeMap<>();
     for (CompiledSpec spec : byRank) {
-      byPrefix.computeIfAbsent(spec.requiredPrefix, k -> new ArrayList<>()).add(spec.rank);
+      byPrefix.computeIfAbsent(prefixOf.apply(spec), k -> new ArrayList<>()).add(spec.rank);
     }
     root = new Node();
     byPrefix.forEach((prefix, ranks) -> {
@@ -128,6 +133,15 @@ final class PrefixIndex {
     List<int[]> lists = new ArrayList<>();
     subtree(node, lists);
     return lists.stream().flatMapToInt(Arrays::stream).sorted().toArray();
+  }
+
+  /** The ranks of every spec whose required prefix strictly extends {@code node}'s string. */
+  static int[] below(Node node) {
+    List<int[]> lists = new ArrayList<>();
+    for (Node child : node.children) {
+      subtree(child, lists);
+    }
+    return lists.stream().flatMapToInt(Arrays::stream).toArray();
   }
 
   private static void subtree(Node node, List<int[]> lists) {

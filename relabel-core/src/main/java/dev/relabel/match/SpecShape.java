@@ -111,8 +111,22 @@ final class SpecShape {
   static String requiredPrefix(String regex) {
     String stem = stem(regex);
     String fromStem = stem == null ? "" : stem + "/";
+    // A stem holding a backslash ("/a\-b") never equals a key's stem ("/a-b"), so such a spec
+    // never matches; its literal ("/a-b/..."), which does not start with the stem, must not stand
+    // in for the stem rule. Keys must start with the stem and '/', which the expression then refuses.
+    String text = literalPrefix(regex);
+    return text.length() > fromStem.length() && text.startsWith(fromStem) ? text : fromStem;
+  }
+
+  /**
+   * A string every string the expression matches starts with, whatever the stem rule says (a
+   * partial match, which decides directory digests, compares no stem): the longest run of literal
+   * characters at the start, less a last character a quantifier may remove; empty for an
+   * alternation at the top level.
+   */
+  static String literalPrefix(String regex) {
     if (hasTopLevelAlternation(regex)) {
-      return fromStem;
+      return "";
     }
     StringBuilder literal = new StringBuilder();
     int i = 0;
@@ -140,11 +154,7 @@ final class SpecShape {
     if (i < n && literal.length() > 0 && "?*{+".indexOf(regex.charAt(i)) >= 0) {
       literal.setLength(literal.length() - 1);
     }
-    // A stem holding a backslash ("/a\-b") never equals a key's stem ("/a-b"), so such a spec
-    // never matches; its literal ("/a-b/..."), which does not start with the stem, must not stand
-    // in for the stem rule. Keys must start with the stem and '/', which the expression then refuses.
-    String text = literal.toString();
-    return text.length() > fromStem.length() && text.startsWith(fromStem) ? text : fromStem;
+    return literal.toString();
   }
 
   /**

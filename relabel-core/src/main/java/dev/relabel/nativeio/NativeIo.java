@@ -26,6 +26,8 @@ public final class NativeIo {
 
   /** The attribute that holds an entry's SELinux context. */
   public static final byte[] SELINUX_XATTR = nul("security.selinux".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  /** libselinux's directory digest attribute, NUL-terminated. */
+  public static final byte[] SEHASH_XATTR = nul("security.sehash".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 
   /** {@code d_type} values of {@code getdents64}. */
   public static final int DT_UNKNOWN = 0;
@@ -82,6 +84,8 @@ public final class NativeIo {
 
   /** {@code "security.selinux"}, in native memory once for all calls. */
   private static final Memory XATTR_NAME = nativeString(SELINUX_XATTR);
+  /** {@code "security.sehash"}, likewise. */
+  private static final Memory SEHASH_NAME = nativeString(SEHASH_XATTR);
 
   private static Memory nativeString(byte[] nulTerminated) {
     Memory memory = new Memory(nulTerminated.length);
@@ -264,13 +268,36 @@ public final class NativeIo {
    * {@code dirfd} itself) under {@code dirfd}, not following a symlink; null when it has none.
    */
   public static byte[] getLabel(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    return getAttribute(dirfd, name, XATTR_NAME, SELINUX_XATTR, path);
+  }
+
+  /** Sets {@code security.selinux} on {@code name} under {@code dirfd} to {@code value}, not following a symlink. */
+  public static void setLabel(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
+    setAttribute(dirfd, name, XATTR_NAME, SELINUX_XATTR, value, path);
+  }
+
+  /**
+   * The raw value of {@code security.sehash}, libselinux's directory digest, on {@code name}
+   * under {@code dirfd}, as {@link #getLabel}; null when it has none.
+   */
+  public static byte[] getDigest(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    return getAttribute(dirfd, name, SEHASH_NAME, SEHASH_XATTR, path);
+  }
+
+  /** Sets {@code security.sehash} on {@code name} under {@code dirfd}, as {@link #setLabel}. */
+  public static void setDigest(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
+    setAttribute(dirfd, name, SEHASH_NAME, SEHASH_XATTR, value, path);
+  }
+
+  private static byte[] getAttribute(int dirfd, byte[] name, Memory attribute, byte[] attributeBytes, byte[] path)
+      throws NativeIoException {
     Scratch scratch = SCRATCH.get();
     if (xattrAtAvailable) {
       scratch.xattrArgs.setLong(0, Pointer.nativeValue(scratch.label));
       scratch.xattrArgs.setInt(8, LABEL_BUFFER);
       scratch.xattrArgs.setInt(12, 0);
       try {
-        long size = syscall(SYS_GETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), XATTR_NAME,
+        long size = syscall(SYS_GETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute,
             scratch.xattrArgs, XATTR_ARGS_SIZE);
         return scratch.label.getByteArray(0, (int) size);
       } catch (LastErrorException e) {
@@ -285,7 +312,7 @@ public final class NativeIo {
     }
     int fd = openPath(dirfd, name, path);
     try {
-      long size = getxattr(procPath(fd), SELINUX_XATTR, scratch.label, LABEL_BUFFER);
+      long size = getxattr(procPath(fd), attributeBytes, scratch.label, LABEL_BUFFER);
       return scratch.label.getByteArray(0, (int) size);
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.ENODATA) {
@@ -297,8 +324,8 @@ public final class NativeIo {
     }
   }
 
-  /** Sets {@code security.selinux} on {@code name} under {@code dirfd} to {@code value}, not following a symlink. */
-  public static void setLabel(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
+  private static void setAttribute(int dirfd, byte[] name, Memory attribute, byte[] attributeBytes, byte[] value,
+      byte[] path) throws NativeIoException {
     Scratch scratch = SCRATCH.get();
     if (xattrAtAvailable) {
       Memory buffer = scratch.label;
@@ -307,7 +334,7 @@ public final class NativeIo {
       scratch.xattrArgs.setInt(8, value.length);
       scratch.xattrArgs.setInt(12, 0);
       try {
-        syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), XATTR_NAME, scratch.xattrArgs,
+        syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute, scratch.xattrArgs,
             XATTR_ARGS_SIZE);
         return;
       } catch (LastErrorException e) {
@@ -319,7 +346,7 @@ public final class NativeIo {
     }
     int fd = openPath(dirfd, name, path);
     try {
-      setxattr(procPath(fd), SELINUX_XATTR, value, value.length, 0);
+      setxattr(procPath(fd), attributeBytes, value, value.length, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("setxattr", path, e.getErrorCode());
     } finally {

@@ -104,6 +104,14 @@ final class DirectoryTask extends CountedCompleter<Void> {
           return;
         }
       }
+      if (type == FileType.DIRECTORY && walk.digestsActive()) {
+        if (status == null) {
+          status = directory.status(entry.name(), childPath);
+        }
+        if (walk.skipUnchanged(directory, entry.name(), childPath, status)) {
+          return;
+        }
+      }
       String childName = Latin1.of(entry.name());
       walk.label(directory, entry.name(), childPath, type, status, match.lookup(childName, type));
       if (type == FileType.DIRECTORY) {

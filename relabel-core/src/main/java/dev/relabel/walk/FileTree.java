@@ -41,6 +41,25 @@ public interface FileTree {
     /** Sets the label of {@code name} (or of this directory when empty); never follows a symlink. */
     void setLabel(byte[] name, byte[] label, byte[] pathForErrors) throws IOException;
 
+    /**
+     * libselinux's digest of the directory {@code name} (or of this directory when empty), the
+     * raw value of {@code security.sehash}; null when it has none. A tree that keeps no digests
+     * has none.
+     */
+    default byte[] digest(byte[] name, byte[] pathForErrors) throws IOException {
+      return null;
+    }
+
+    /** Stores the digest of the directory {@code name}; never follows a symlink. */
+    default void setDigest(byte[] name, byte[] digest, byte[] pathForErrors) throws IOException {
+      throw new IOException("this tree keeps no directory digests");
+    }
+
+    /** The type ({@code statfs}'s {@code f_type}) of the filesystem holding this directory; 0 when unknown. */
+    default long filesystemType(byte[] pathForErrors) throws IOException {
+      return 0;
+    }
+
     @Override
     void close();
   }

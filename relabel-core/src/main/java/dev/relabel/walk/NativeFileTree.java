@@ -70,6 +70,21 @@ public final class NativeFileTree implements FileTree {
     }
 
     @Override
+    public byte[] digest(byte[] name, byte[] pathForErrors) throws NativeIoException {
+      return NativeIo.getDigest(fd, NativeIo.nul(name), pathForErrors);
+    }
+
+    @Override
+    public void setDigest(byte[] name, byte[] digest, byte[] pathForErrors) throws NativeIoException {
+      NativeIo.setDigest(fd, NativeIo.nul(name), digest, pathForErrors);
+    }
+
+    @Override
+    public long filesystemType(byte[] pathForErrors) throws NativeIoException {
+      return NativeIo.filesystemType(fd, pathForErrors);
+    }
+
+    @Override
     public void close() {
       if (!closed) {
         closed = true;

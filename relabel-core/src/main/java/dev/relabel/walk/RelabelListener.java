@@ -24,6 +24,12 @@ public interface RelabelListener {
    */
   default void progress(long entries) {}
 
+  /**
+   * With directory digests: the directory {@code path} was skipped, itself and everything beneath,
+   * because its stored digest says the policy labels it as when it was last labelled.
+   */
+  default void skippedUnchanged(byte[] path) {}
+
   /** A notice that is not a failure (a customized type kept, a hard link conflict, ...). */
   default void warned(String message) {}
 

@@ -24,6 +24,7 @@ import java.util.Optional;
  * @param reportUnusedSpecs list, in the report, the specs that decided no entry ({@code -W}); off
  *     by default, since it costs a set insertion per entry
  * @param logMatches tell the listener the context each entry's spec gives ({@code setfiles -d})
+ * @param digests whether directory digests are used and stored ({@code -D}, {@code -I})
  */
 public record RelabelOptions(
     int threads,
@@ -39,18 +40,20 @@ public record RelabelOptions(
     boolean skipMultiLinked,
     boolean recurse,
     boolean reportUnusedSpecs,
-    boolean logMatches) {
+    boolean logMatches,
+    DirectoryDigests digests) {
   public RelabelOptions {
     if (threads < 0) {
       throw new IllegalArgumentException("threads must be 0 (all cores) or more: " + threads);
     }
     excludes = List.copyOf(excludes);
+    java.util.Objects.requireNonNull(digests, "digests");
   }
 
   /** setfiles' defaults: one thread, type-only changes, recursive, hard links checked. */
   public static RelabelOptions defaults() {
     return new RelabelOptions(1, false, false, false, Optional.empty(), List.of(), false,
-        false, true, true, false, true, false, false);
+        false, true, true, false, true, false, false, DirectoryDigests.OFF);
   }
 
   /** The number of workers this asks for. */
@@ -60,71 +63,76 @@ public record RelabelOptions(
 
   public RelabelOptions withThreads(int n) {
     return new RelabelOptions(n, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withForce(boolean on) {
     return new RelabelOptions(threads, on, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withUserRoleType(boolean on) {
     return new RelabelOptions(threads, force, on, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withDryRun(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, on, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withAlternateRoot(Path root) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, Optional.of(root), excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withExcludes(List<Path> paths) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, paths, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withOneFilesystem(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, on,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withIgnoreMissing(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        on, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        on, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withCheckSeclabel(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withHardLinkCheck(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withSkipMultiLinked(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withRecurse(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on, reportUnusedSpecs, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on, reportUnusedSpecs, logMatches, digests);
   }
 
   public RelabelOptions withReportUnusedSpecs(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, on, logMatches);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, on, logMatches, digests);
   }
 
   public RelabelOptions withLogMatches(boolean on) {
     return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, on);
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, on, digests);
+  }
+
+  public RelabelOptions withDigests(DirectoryDigests mode) {
+    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
+        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, mode);
   }
 }

@@ -72,6 +72,7 @@ public final class Relabeler {
         ForkJoinTask<Void> task = pool.submit(new RootTask(walk, path));
         try {
           task.get();
+          walk.storeDigests(path);
         } catch (InterruptedException e) {
           interrupted = true;
           walk.cancel();

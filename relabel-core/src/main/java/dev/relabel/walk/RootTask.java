@@ -59,8 +59,19 @@ final class RootTask extends CountedCompleter<Void> {
         walk.fail(path, 0, "not located in the alternate root " + walk.options.alternateRoot().orElseThrow());
         return;
       }
+      boolean descend = status.type() == FileType.DIRECTORY && walk.options.recurse();
+      if (descend && walk.options.digests() != DirectoryDigests.OFF) {
+        // libselinux decides by the root's filesystem alone, then checks the root as any directory.
+        if (directory == null) {
+          directory = parent.openChild(name, path);
+        }
+        walk.beginDigests(directory.filesystemType(path));
+        if (walk.digestsActive() && walk.skipUnchanged(parent, name, path, status)) {
+          return;
+        }
+      }
       walk.label(parent, name, path, status.type(), status, walk.matcher.lookup(key, status.type()));
-      if (status.type() != FileType.DIRECTORY || !walk.options.recurse() || walk.cancelled()) {
+      if (!descend || walk.cancelled()) {
         return;
       }
       if (directory == null) {

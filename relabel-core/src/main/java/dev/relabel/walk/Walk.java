@@ -38,6 +38,8 @@ final class Walk {
     final List<RelabelReport.Failure> failures = new ArrayList<>();
     /** With {@code -W}: the specs that decided an entry (by identity). */
     final Set<Spec> usedSpecs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The current root's directories whose digest is to be stored when the root is done. */
+    final List<DigestStore.Pending> digests = new ArrayList<>();
   }
 
   private record Inode(long device, long inode) {}
@@ -56,6 +58,10 @@ final class Walk {
   private final ThreadLocal<Counters> counters = ThreadLocal.withInitial(this::newCounters);
   private final ConcurrentHashMap<Inode, Association> links = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
+  /** Whether the current root keeps directory digests; set before its first directory is walked. */
+  private volatile boolean rootDigests;
+  /** Whether anything under the current root failed: then no digest of it is stored. */
+  private volatile boolean rootFailed;
 
   Walk(LabelMatcher matcher, LabelRules rules, RelabelOptions options, FileTree tree, RelabelListener listener) {
     this.matcher = matcher;
@@ -94,6 +100,76 @@ final class Walk {
    */
   void beginRoot() {
     links.clear();
+    rootDigests = false;
+    rootFailed = false;
+    for (Counters c : allCounters) {
+      c.digests.clear();
+    }
+  }
+
+  /**
+   * Called by the root's task, before any directory is walked, for a root directory walked
+   * recursively: as libselinux, digests are kept unless asked not to, or on an in-memory
+   * filesystem or sysfs, where they would not outlive the boot.
+   */
+  void beginDigests(long filesystemType) {
+    rootDigests = options.digests() != DirectoryDigests.OFF && options.recurse()
+        && !DigestStore.isVolatile(filesystemType);
+  }
+
+  boolean digestsActive() {
+    return rootDigests;
+  }
+
+  /**
+   * The digest check libselinux makes when it meets a directory, before labelling it: true when
+   * the directory is to be skipped, itself and everything beneath, because its stored digest
+   * equals the policy's ({@code -D}). Otherwise the policy's digest is remembered, to be stored
+   * once the root is done.
+   *
+   * <p>The digest is of the path as it is matched: with {@code -r}, the path below the alternate
+   * root. libselinux 3.4 takes the path as walked, alternate root included, which no spec of the
+   * tree's own policy decides, so its digests there miss policy changes; these are the digests
+   * the tree will need once booted with that root as "/".
+   */
+  boolean skipUnchanged(FileTree.Directory parent, byte[] name, byte[] path, FileTree.Status status) {
+    String key = key(path);
+    java.util.Optional<byte[]> wanted = key == null ? java.util.Optional.empty() : matcher.partialMatchDigest(key);
+    if (wanted.isEmpty()) {
+      return false;
+    }
+    if (options.digests() == DirectoryDigests.SKIP_UNCHANGED) {
+      byte[] stored;
+      try {
+        stored = parent.digest(name, path);
+      } catch (IOException e) {
+        // Unreadable is as good as absent: the directory is labelled.
+        stored = null;
+      }
+      if (stored != null && java.util.Arrays.equals(stored, wanted.get())) {
+        listener.skippedUnchanged(path);
+        return true;
+      }
+    }
+    counters.get().digests.add(new DigestStore.Pending(path, status.device(), status.inode(), wanted.get()));
+    return false;
+  }
+
+  /**
+   * Called after the root's tasks have all finished: stores the digests of its directories, unless
+   * this is a dry run or anything under the root failed or the run was cancelled (a directory whose
+   * subtree was not wholly labelled must never claim it was).
+   */
+  void storeDigests(byte[] root) {
+    if (!rootDigests || options.dryRun() || rootFailed || cancelled) {
+      return;
+    }
+    List<DigestStore.Pending> pending = new ArrayList<>();
+    for (Counters c : allCounters) {
+      pending.addAll(c.digests);
+      c.digests.clear();
+    }
+    DigestStore.store(tree, root, pending, listener);
   }
 
   void cancel() {
@@ -224,6 +300,7 @@ final class Walk {
   }
 
   void fail(byte[] path, int errno, String message) {
+    rootFailed = true;
     RelabelReport.Failure failure = new RelabelReport.Failure(path, errno, message);
     counters.get().failures.add(failure);
     listener.failed(failure);

@@ -92,7 +92,7 @@ class RandomPolicyDifferentialTest {
     assertEquals(List.of(), problems);
   }
 
-  private static String describe(Path policyDir) throws java.io.IOException {
+  static String describe(Path policyDir) throws java.io.IOException {
     StringBuilder b = new StringBuilder();
     try (var files = Files.list(policyDir)) {
       for (Path file : files.sorted().toList()) {
@@ -102,7 +102,7 @@ class RandomPolicyDifferentialTest {
     return b.toString();
   }
 
-  private static String specs(Random random, String origin, int count) {
+  static String specs(Random random, String origin, int count) {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < count; i++) {
       String regex;
@@ -134,7 +134,7 @@ class RandomPolicyDifferentialTest {
   /** PCRE2 refuses a quantifier after these. */
   private static final String[] ASSERTIONS = {"$", "^", "\\z", "\\Z", "\\b", "\\B"};
 
-  private static String regex(Random random) {
+  static String regex(Random random) {
     StringBuilder b = new StringBuilder();
     if (random.nextInt(5) != 0) {
       b.append(random.nextBoolean() ? "/a" : random.nextBoolean() ? "/b" : "/ab");
@@ -178,7 +178,7 @@ class RandomPolicyDifferentialTest {
     return atom + quantifier;
   }
 
-  private static String aliases(Random random) {
+  static String aliases(Random random) {
     String[] ends = {"/", "/a", "/b", "/a/b", "/ab", "/b/a", "/x"};
     StringBuilder b = new StringBuilder();
     int count = 1 + random.nextInt(3);
@@ -188,7 +188,7 @@ class RandomPolicyDifferentialTest {
     return b.toString();
   }
 
-  private static byte[] path(Random random) {
+  static byte[] path(Random random) {
     String[] parts = {"/", "/", "/", "a", "b", "ab", "x", ".", "\n", "-", "\\", "A", "1", " "};
     StringBuilder b = new StringBuilder(random.nextInt(6) == 0 ? "" : "/");
     int length = 1 + random.nextInt(8);

@@ -66,6 +66,23 @@ final class HookedFileTree implements FileTree {
     }
 
     @Override
+    public byte[] digest(byte[] name, byte[] pathForErrors) throws IOException {
+      hook.before("digest", name, pathForErrors);
+      return directory.digest(name, pathForErrors);
+    }
+
+    @Override
+    public void setDigest(byte[] name, byte[] digest, byte[] pathForErrors) throws IOException {
+      hook.before("setDigest", name, pathForErrors);
+      directory.setDigest(name, digest, pathForErrors);
+    }
+
+    @Override
+    public long filesystemType(byte[] pathForErrors) throws IOException {
+      return directory.filesystemType(pathForErrors);
+    }
+
+    @Override
     public void close() {
       directory.close();
     }

@@ -25,14 +25,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A {@link FileTree} over an in-memory jimfs filesystem, for tests of the walker's own logic.
- * Labels live in the user attribute {@code user:security.selinux} (written with a trailing NUL, as
- * libselinux writes them); names are bytes held one char per byte (see {@link Latin1}). Like the
+ * Labels live in the user attribute {@code user:security.selinux}, directory digests in
+ * {@code user:security.sehash}; labels are written with a trailing NUL, as
+ * libselinux writes them; names are bytes held one char per byte (see {@link Latin1}). Like the
  * native tree it never follows a symlink for the entry it is asked about, refuses to open a
  * symlink or non-directory as a directory, and reports failures as the native layer's exception
  * types with their errno. It counts its open directories, so tests can see that every one closes.
  */
 final class JimfsFileTree implements FileTree {
   static final String ATTRIBUTE = "security.selinux";
+  /** Directory digests, beside the labels. */
+  static final String DIGEST_ATTRIBUTE = "security.sehash";
   private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
 
   private final FileSystem fs;
@@ -190,6 +193,22 @@ final class JimfsFileTree implements FileTree {
     public void setLabel(byte[] name, byte[] label, byte[] pathForErrors) throws IOException {
       UserDefinedFileAttributeView view = view(entry(name), "setxattrat", pathForErrors);
       view.write(ATTRIBUTE, ByteBuffer.wrap(Arrays.copyOf(label, label.length + 1)));
+    }
+
+    @Override
+    public byte[] digest(byte[] name, byte[] pathForErrors) throws IOException {
+      UserDefinedFileAttributeView view = view(entry(name), "getxattrat", pathForErrors);
+      if (!view.list().contains(DIGEST_ATTRIBUTE)) {
+        return null;
+      }
+      ByteBuffer buffer = ByteBuffer.allocate(view.size(DIGEST_ATTRIBUTE));
+      view.read(DIGEST_ATTRIBUTE, buffer);
+      return buffer.array();
+    }
+
+    @Override
+    public void setDigest(byte[] name, byte[] digest, byte[] pathForErrors) throws IOException {
+      view(entry(name), "setxattrat", pathForErrors).write(DIGEST_ATTRIBUTE, ByteBuffer.wrap(digest));
     }
 
     private UserDefinedFileAttributeView view(Path p, String operation, byte[] pathForErrors) throws IOException {

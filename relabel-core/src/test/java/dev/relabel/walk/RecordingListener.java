@@ -11,6 +11,13 @@ class RecordingListener implements RelabelListener {
   final Queue<RelabelReport.Change> changes = new ConcurrentLinkedQueue<>();
   final Queue<RelabelReport.Failure> failures = new ConcurrentLinkedQueue<>();
   final Queue<String> warnings = new ConcurrentLinkedQueue<>();
+  /** Directories skipped because their digest was unchanged, as text. */
+  final Queue<String> skipped = new ConcurrentLinkedQueue<>();
+
+  @Override
+  public void skippedUnchanged(byte[] path) {
+    skipped.add(new String(path, java.nio.charset.StandardCharsets.ISO_8859_1));
+  }
 
   @Override
   public void changed(RelabelReport.Change change) {
