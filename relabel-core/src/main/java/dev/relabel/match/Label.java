@@ -62,6 +62,11 @@ public final class Label {
     };
   }
 
+  /** Whether {@code other} labels a path the same way: same kind, same context (whichever spec says it). */
+  public boolean sameOutcome(Label other) {
+    return kind == other.kind && context().equals(other.context());
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Label other && kind == other.kind && Objects.equals(spec, other.spec);

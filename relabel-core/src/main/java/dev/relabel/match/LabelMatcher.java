@@ -183,6 +183,35 @@ public final class LabelMatcher {
     return partialMatchDigest(Latin1.of(path));
   }
 
+  /**
+   * The ranks, in order, of every spec that may match some key strictly beneath the directory key
+   * {@code key}: never one too few (see {@link CompiledSpec#mayMatchExtensionOf}).
+   */
+  int[] ranksThatMayMatchBeneath(String key) {
+    String prefix = key.equals("/") ? "/" : key + "/";
+    IntStream.Builder ranks = IntStream.builder();
+    PrefixIndex.Node node = index.root();
+    int depth = 0;
+    while (true) {
+      for (int rank : node.ranks()) {
+        if (byRank[rank].mayMatchExtensionOf(prefix)) {
+          ranks.add(rank);
+        }
+      }
+      if (depth == prefix.length()) {
+        for (int rank : PrefixIndex.below(node)) {
+          ranks.add(rank);
+        }
+        break;
+      }
+      node = node.child(prefix.charAt(depth++));
+      if (node == null) {
+        break;
+      }
+    }
+    return ranks.build().sorted().toArray();
+  }
+
   /** The trie over the specs' literal prefixes, without the stem rule; built on first use. */
   private PrefixIndex literalIndex() {
     PrefixIndex built = literalIndex;

@@ -54,6 +54,12 @@ public final class NativeIo {
   private static final int LABEL_BUFFER = 4096;
   private static final int NAME_BUFFER = 4096;
   private static final byte[] EMPTY = {0};
+  private static final int AF_UNIX = 1;
+  private static final int SOCK_DGRAM = 2;
+  private static final int SOCK_CLOEXEC = 02000000;
+  private static final int MSG_NOSIGNAL = 0x4000;
+  /** {@code sizeof(struct sockaddr_un)}: the family, then 108 bytes of path. */
+  private static final int SOCKADDR_UN_SIZE = 110;
 
   static {
     Native.register(NativeIo.class, Platform.C_LIBRARY_NAME);
@@ -81,6 +87,11 @@ public final class NativeIo {
   private static native int isatty(int fd);
 
   private static native String strerror(int errno);
+
+  private static native int socket(int domain, int type, int protocol) throws LastErrorException;
+
+  private static native long sendto(int fd, byte[] buffer, long length, int flags, byte[] address, int addressLength)
+      throws LastErrorException;
 
   /** {@code "security.selinux"}, in native memory once for all calls. */
   private static final Memory XATTR_NAME = nativeString(SELINUX_XATTR);
@@ -349,6 +360,40 @@ public final class NativeIo {
       setxattr(procPath(fd), attributeBytes, value, value.length, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("setxattr", path, e.getErrorCode());
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  /**
+   * Sends {@code message} as one datagram to the Unix socket {@code socketPath} (raw bytes; a
+   * leading '@' names an abstract socket, as {@code $NOTIFY_SOCKET} writes it), from a socket
+   * opened and closed for the purpose: the systemd notification protocol.
+   */
+  public static void sendDatagram(byte[] socketPath, byte[] message) throws NativeIoException {
+    boolean isAbstract = socketPath.length > 0 && socketPath[0] == '@';
+    if (socketPath.length == 0 || socketPath.length >= SOCKADDR_UN_SIZE - 2) {
+      throw NativeIoException.of("sendto", socketPath, Errno.EINVAL);
+    }
+    byte[] address = new byte[SOCKADDR_UN_SIZE];
+    // sa_family_t in the machine's byte order; Linux runs little-endian on x86-64 and aarch64.
+    address[0] = (byte) AF_UNIX;
+    System.arraycopy(socketPath, 0, address, 2, socketPath.length);
+    if (isAbstract) {
+      address[2] = 0;
+    }
+    // An abstract name is exactly its bytes; a path ends at its NUL.
+    int length = 2 + socketPath.length + (isAbstract ? 0 : 1);
+    int fd;
+    try {
+      fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("socket", socketPath, e.getErrorCode());
+    }
+    try {
+      sendto(fd, message, message.length, MSG_NOSIGNAL, address, length);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("sendto", socketPath, e.getErrorCode());
     } finally {
       closeQuietly(fd);
     }

@@ -114,7 +114,7 @@ final class DirectoryTask extends CountedCompleter<Void> {
       }
       String childName = Latin1.of(entry.name());
       walk.label(directory, entry.name(), childPath, type, status, match.lookup(childName, type));
-      if (type == FileType.DIRECTORY) {
+      if (type == FileType.DIRECTORY && walk.descends(childPath)) {
         self.retain();
         addToPendingCount(1);
         new DirectoryTask(this, walk, self, null, entry.name(), childPath, match.enter(childName), device).fork();

@@ -3,6 +3,7 @@ package dev.relabel.walk;
 import dev.relabel.context.CustomizableTypes;
 import dev.relabel.context.LabelRules;
 import dev.relabel.match.LabelMatcher;
+import dev.relabel.match.PolicyDiff;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,23 +20,39 @@ import java.util.concurrent.TimeUnit;
  * {@code security.selinux} where it differs.
  *
  * <p>Built once from immutable parts; {@link #run} may be called any number of times, also
- * concurrently. Interrupting the calling thread stops every worker within one entry each and
+ * concurrently, on the same worker pool. Interrupting the calling thread stops every worker within one entry each and
  * returns the partial report; every entry then has its old label or its new one.
  */
-public final class Relabeler {
+public final class Relabeler implements AutoCloseable {
   private final LabelMatcher matcher;
+  /** With {@link #changedSince}: the previous policy against this one; null otherwise. */
+  private final PolicyDiff diff;
+  private final Set<String> customizableTypes;
   private final LabelRules rules;
   private final RelabelOptions options;
   private final FileTree tree;
   private final RelabelListener listener;
+  /**
+   * The workers, shared by every run: a caller that labels many roots one run each (setfiles with
+   * a long {@code -f} list) pays for starting threads once. Threads start on first use.
+   */
+  private final ForkJoinPool pool;
 
   public Relabeler(LabelMatcher matcher, Set<String> customizableTypes, RelabelOptions options, FileTree tree,
       RelabelListener listener) {
+    this(matcher, null, customizableTypes, options, tree, listener);
+  }
+
+  private Relabeler(LabelMatcher matcher, PolicyDiff diff, Set<String> customizableTypes, RelabelOptions options,
+      FileTree tree, RelabelListener listener) {
     this.matcher = matcher;
+    this.diff = diff;
+    this.customizableTypes = Set.copyOf(customizableTypes);
     this.rules = new LabelRules(options.force(), options.userRoleType(), customizableTypes);
     this.options = options;
     this.tree = tree;
     this.listener = listener;
+    this.pool = new ForkJoinPool(options.workerCount());
   }
 
   /**
@@ -46,6 +63,15 @@ public final class Relabeler {
       throws IOException {
     Set<String> customizable = CustomizableTypes.forFileContexts(matcher.policy().baseFile());
     return new Relabeler(matcher, customizable, options, new NativeFileTree(), listener);
+  }
+
+  /**
+   * A relabeler that handles only the entries {@code previous} (the policy before an update)
+   * labels otherwise than this relabeler's policy, and never reads a directory beneath which no
+   * entry can be labelled otherwise ({@code fixfiles -C}). The rules and options are this one's.
+   */
+  public Relabeler changedSince(LabelMatcher previous) {
+    return new Relabeler(matcher, PolicyDiff.between(previous, matcher), customizableTypes, options, tree, listener);
   }
 
   public RelabelOptions options() {
@@ -59,43 +85,44 @@ public final class Relabeler {
    */
   public RelabelReport run(List<Path> roots) {
     long start = System.nanoTime();
-    Walk walk = new Walk(matcher, rules, options, tree, listener);
-    ForkJoinPool pool = new ForkJoinPool(options.workerCount());
+    Walk walk = new Walk(matcher, diff, rules, options, tree, listener);
     boolean interrupted = false;
-    try {
-      for (Path root : roots) {
-        if (walk.cancelled()) {
-          break;
-        }
-        byte[] path = PathBytes.absolute(root);
-        walk.beginRoot();
-        ForkJoinTask<Void> task = pool.submit(new RootTask(walk, path));
-        try {
-          task.get();
-          walk.storeDigests(path);
-        } catch (InterruptedException e) {
-          interrupted = true;
-          walk.cancel();
-          break;
-        } catch (ExecutionException e) {
-          walk.fail(path, 0, "internal error: " + e.getCause());
-        }
+    for (Path root : roots) {
+      if (walk.cancelled()) {
+        break;
       }
-    } finally {
-      pool.shutdown();
-      boolean drained = false;
-      while (!drained) {
-        try {
-          drained = pool.awaitTermination(1, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          interrupted = true;
-          walk.cancel();
-        }
+      byte[] path = PathBytes.absolute(root);
+      walk.beginRoot();
+      ForkJoinTask<Void> task = pool.submit(new RootTask(walk, path));
+      try {
+        task.get();
+        walk.storeDigests(path);
+      } catch (InterruptedException e) {
+        interrupted = true;
+        walk.cancel();
+        // Every worker stops within one entry; none may still write once the report is out.
+        task.quietlyJoin();
+        break;
+      } catch (ExecutionException e) {
+        // A task died (an Error: internal failures are caught per entry). Its siblings may still
+        // run: stop them and wait for the pool to go quiet.
+        walk.cancel();
+        walk.fail(path, 0, "internal error: " + e.getCause());
+        pool.awaitQuiescence(1, TimeUnit.MINUTES);
       }
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
     return walk.report(Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  /**
+   * Stops the worker threads once they are idle. Optional: they are daemon threads, and idle ones
+   * end by themselves after a while.
+   */
+  @Override
+  public void close() {
+    pool.shutdown();
   }
 }

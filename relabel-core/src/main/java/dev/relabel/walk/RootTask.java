@@ -71,7 +71,7 @@ final class RootTask extends CountedCompleter<Void> {
         }
       }
       walk.label(parent, name, path, status.type(), status, walk.matcher.lookup(key, status.type()));
-      if (!descend || walk.cancelled()) {
+      if (!descend || walk.cancelled() || !walk.descends(path)) {
         return;
       }
       if (directory == null) {

@@ -4,6 +4,7 @@ import dev.relabel.context.LabelRules;
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.match.Latin1;
+import dev.relabel.match.PolicyDiff;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.spec.FileType;
 import dev.relabel.spec.Spec;
@@ -63,8 +64,13 @@ final class Walk {
   /** Whether anything under the current root failed: then no digest of it is stored. */
   private volatile boolean rootFailed;
 
-  Walk(LabelMatcher matcher, LabelRules rules, RelabelOptions options, FileTree tree, RelabelListener listener) {
+  /** With {@code -C}: the previous policy; only entries it labels otherwise are handled. Null otherwise. */
+  final PolicyDiff diff;
+
+  Walk(LabelMatcher matcher, PolicyDiff diff, LabelRules rules, RelabelOptions options, FileTree tree,
+      RelabelListener listener) {
     this.matcher = matcher;
+    this.diff = diff;
     this.rules = rules;
     this.options = options;
     this.tree = tree;
@@ -115,6 +121,18 @@ final class Walk {
   void beginDigests(long filesystemType) {
     rootDigests = options.digests() != DirectoryDigests.OFF && options.recurse()
         && !DigestStore.isVolatile(filesystemType);
+  }
+
+  /**
+   * Whether to walk the directory {@code path} at all: always, but with {@code -C} only when some
+   * entry beneath it may be labelled otherwise by the two policies.
+   */
+  boolean descends(byte[] path) {
+    if (diff == null) {
+      return true;
+    }
+    String key = key(path);
+    return key != null && diff.mayDifferBeneath(key);
   }
 
   boolean digestsActive() {
@@ -238,6 +256,13 @@ final class Walk {
     }
     if (options.reportUnusedSpecs()) {
       label.spec().ifPresent(c.usedSpecs::add);
+    }
+    if (diff != null) {
+      String key = key(path);
+      if (key == null || diff.previous().lookup(key, type).sameOutcome(label)) {
+        // The update changed nothing for this entry: it is neither read nor written.
+        return;
+      }
     }
     if (label.kind() != Label.Kind.CONTEXT) {
       c.unmatched++;
