@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.apache.commons.io.file.PathUtils;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -52,9 +53,16 @@ final class DemoCommand implements Callable<Integer> {
   @Option(names = {"-T", "--threads"}, paramLabel = "N", description = "Worker threads, 0 for one per core (default: ${DEFAULT-VALUE}).")
   private int threads = 0;
 
+  @Mixin
+  private JsonOption json;
+
   @Override
   public Integer call() throws Exception {
-    PrintStream out = new PrintStream(parent.io().out(), true, parent.io().charset());
+    // Writing security.* attributes needs CAP_SYS_ADMIN where SELinux is off: without it, show
+    // what would be labelled instead of failing on every entry.
+    boolean dryRun = !mayWriteSecurityAttributes();
+    Reporting reporting = Reporting.start(parent.io(), "demo", json, null, true, dryRun);
+    PrintStream out = new PrintStream(reporting.io().out(), true, parent.io().charset());
     Path work = Files.createTempDirectory("relabel-demo-");
     try {
       Path policyDir = Files.createDirectories(work.resolve("policy"));
@@ -80,9 +88,6 @@ final class DemoCommand implements Callable<Integer> {
       out.println("Sample tree:   " + root + " (labelled as if it were /)");
       out.println();
       LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(fileContexts));
-      // Writing security.* attributes needs CAP_SYS_ADMIN where SELinux is off: without it, show
-      // what would be labelled instead of failing on every entry.
-      boolean dryRun = !mayWriteSecurityAttributes();
       if (dryRun) {
         out.println("Not running as root: security.selinux cannot be written here, so this is a dry run (-n).");
         out.println();
@@ -106,12 +111,13 @@ final class DemoCommand implements Callable<Integer> {
           }
         }
       };
-      RelabelReport report = Relabeler.onDisk(matcher, options, printer).run(List.of(root));
+      RelabelReport report = Relabeler.onDisk(matcher, options, reporting.listener(printer)).run(List.of(root));
+      reporting.completed(report);
       out.println();
       out.printf("%d entries visited, %d %s, %d left alone (<<none>> or no spec), %d failed, in %d ms%n",
           report.visited(), report.relabeled(), dryRun ? "would be relabeled" : "relabeled", report.unmatched(),
           report.failures().size(), report.elapsed().toMillis());
-      return report.succeeded() ? RelabelCommand.EXIT_OK : RelabelCommand.EXIT_FAILURE;
+      return reporting.finish(report.succeeded() ? RelabelCommand.EXIT_OK : RelabelCommand.EXIT_FAILURE);
     } finally {
       if (keep) {
         out.println("Kept " + work);

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -44,7 +45,10 @@ import picocli.CommandLine.Spec;
     },
     footerHeading = "%nOutput:%n",
     footer = {
-      "One line per PATH, in order: PATH<TAB>ANSWER, with PATH exactly as given (its bytes"
+      "With --json, standard output holds one JSON report instead (see 'relabel --help'): each"
+          + " answer in 'results' as {path, answer: context|none|nomatch|error, context}.",
+      "",
+      "Otherwise one line per PATH, in order: PATH<TAB>ANSWER, with PATH exactly as given (its bytes"
           + " unchanged), where ANSWER is one of",
       "  CONTEXT      the context the policy gives PATH",
       "  <<none>>     the policy says to leave PATH alone",
@@ -131,6 +135,12 @@ public final class LookupCommand implements Callable<Integer> {
       })
   private List<String> paths = new ArrayList<>();
 
+  @Mixin
+  private JsonOption json;
+
+  /** With --json: the report the answers go to instead of standard output's lines. */
+  private JsonReport report;
+
   private LabelMatcher matcher;
   private String rootPrefix;
   private PrintWriter err;
@@ -145,10 +155,12 @@ public final class LookupCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "missing PATH (or --stdin)");
     }
     Io io = parent.io();
-    err = spec.commandLine().getErr();
+    report = json.open(io, JsonReport.Kind.LOOKUP, "lookup", false, false);
+    err = report == null ? spec.commandLine().getErr()
+        : new PrintWriter(new java.io.OutputStreamWriter(JsonOption.textStreams(io, report).err(), io.charset()), true);
     rootPrefix = rootPrefix(io);
     matcher = LabelMatcher.compile(loadPolicy());
-    OutputStream out = new BufferedOutputStream(io.out(), 1 << 16);
+    OutputStream out = new BufferedOutputStream(report == null ? io.out() : OutputStream.nullOutputStream(), 1 << 16);
     boolean allAnswered = true;
     try {
       if (stdin) {
@@ -162,7 +174,8 @@ public final class LookupCommand implements Callable<Integer> {
     } finally {
       out.flush();
     }
-    return allAnswered ? RelabelCommand.EXIT_OK : RelabelCommand.EXIT_FAILURE;
+    int status = allAnswered ? RelabelCommand.EXIT_OK : RelabelCommand.EXIT_FAILURE;
+    return report == null ? status : report.finish(status);
   }
 
   private Policy loadPolicy() throws PolicyException {
@@ -217,9 +230,11 @@ public final class LookupCommand implements Callable<Integer> {
         if (requested == null) {
           out.write(b, pathStart, end - pathStart);
           out.write(ERROR_LINE);
-          error(null, lineNumber, "unknown file type '"
+          String problem = "unknown file type '"
               + Text.escape(new String(b, start, tab - start, StandardCharsets.ISO_8859_1))
-              + "' (expected " + FileTypeConverter.NAMES + ")");
+              + "' (expected " + FileTypeConverter.NAMES + ")";
+          jsonAnswer(b, pathStart, end, "error", null, problem);
+          error(null, lineNumber, problem);
           allAnswered = false;
           continue;
         }
@@ -265,6 +280,7 @@ public final class LookupCommand implements Callable<Integer> {
     }
     if (problem != null) {
       out.write(ERROR_LINE);
+      jsonAnswer(b, start, end, "error", null, problem);
       error(path, lineNumber, problem);
       return false;
     }
@@ -272,13 +288,27 @@ public final class LookupCommand implements Callable<Integer> {
     switch (label.kind()) {
       case CONTEXT:
         out.write(contextLines.computeIfAbsent(label.display(), LookupCommand::answerLine));
+        jsonAnswer(b, start, end, "context", label.display(), null);
         return true;
       case NONE:
         out.write(NONE_LINE);
+        jsonAnswer(b, start, end, "none", null, null);
         return true;
       default:
         out.write(NO_MATCH_LINE);
+        jsonAnswer(b, start, end, "nomatch", null, null);
         return false;
+    }
+  }
+
+  /** With --json: the answer for the path {@code b[start, end)}, and the error when it is one. */
+  private void jsonAnswer(byte[] b, int start, int end, String answer, String context, String problem) {
+    if (report != null) {
+      byte[] path = Arrays.copyOfRange(b, start, end);
+      report.result(path, answer, context);
+      if (problem != null) {
+        report.error(path, 0, problem);
+      }
     }
   }
 

@@ -54,6 +54,8 @@ final class PathLabeller {
   private final boolean trackUsedSpecs;
   /** With -W: the specs that decided some entry, over every path (identity). */
   private final Set<Spec> usedSpecs = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** The verb's progress and --json report, told of each root; null when the verb has none. */
+  private Reporting reporting;
 
   PathLabeller(Charset charset, SetfilesOutput output, LabelMatcher matcher, Relabeler relabeler, Mode mode,
       String alternateRoot, List<String> excludedDirectories, boolean ignoreMissing, boolean trackUsedSpecs) {
@@ -66,6 +68,12 @@ final class PathLabeller {
     this.excludedDirectories = List.copyOf(excludedDirectories);
     this.ignoreMissing = ignoreMissing;
     this.trackUsedSpecs = trackUsedSpecs;
+  }
+
+  /** Tells {@code reporting} (progress, --json) of each root walked and its report. */
+  PathLabeller reportingTo(Reporting reporting) {
+    this.reporting = reporting;
+    return this;
   }
 
   /** One PATH argument or list entry: its glob expansion, each labelled in turn. */
@@ -93,6 +101,9 @@ final class PathLabeller {
       if (!(ignoreMissing && lstat.errno() == Errno.ENOENT)) {
         output.fatal(output.concat(SetfilesOutput.PREFIX + "lstat(", named.getBytes(charset),
             ") failed: " + SetfilesOutput.strerror(lstat.errno()) + "\n"));
+        if (reporting != null && reporting.json() != null) {
+          reporting.json().error(named.getBytes(charset), lstat.errno(), "lstat failed");
+        }
       }
       return;
     }
@@ -134,7 +145,13 @@ final class PathLabeller {
       output.info(output.concat("Warning no default label for ", keyBytes, "\n"));
     }
     output.nameRoot(text.getBytes(charset), shown.getBytes(charset));
+    if (reporting != null) {
+      reporting.expect(absolute);
+    }
     RelabelReport report = relabeler.run(List.of(absolute));
+    if (reporting != null) {
+      reporting.completed(report);
+    }
     if (trackUsedSpecs) {
       // Every spec the run did not list as unused decided some entry.
       Set<Spec> unused = Collections.newSetFromMap(new IdentityHashMap<>());

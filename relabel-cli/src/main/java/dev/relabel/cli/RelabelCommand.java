@@ -39,6 +39,16 @@ import picocli.CommandLine.Spec;
     subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
         RestoreVerb.class, CheckVerb.class, VerifyVerb.class, RelabelVerb.class, OnbootVerb.class,
         PlanCommand.class, HelpCommand.class},
+    footerHeading = "%nReports and progress:%n",
+    footer = {
+      "--json (every verb): one JSON object on standard output, described by the JSON Schema"
+          + " report.schema.json (in relabel.jar at dev/relabel/cli/, in the source tree under"
+          + " relabel-cli/src/main/resources/dev/relabel/cli/).",
+      "-p, --[no-]progress (verbs that walk trees): a live bar on standard error when it is a"
+          + " terminal; -p off a terminal prints setfiles' own progress text.",
+      "Man pages: relabel-cli/target/man/man1 after a build; bash completion:"
+          + " relabel-cli/target/completion/relabel.",
+    },
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",
@@ -108,10 +118,10 @@ public final class RelabelCommand implements Runnable {
     PrintWriter err = where.getErr();
     err.println("relabel: " + e.getMessage() + " (see '" + where.getCommandSpec().qualifiedName() + " --help')");
     err.flush();
-    if (where.getCommand() instanceof PlanCommand) {
-      return PlanCommand.EXIT_ERROR;
-    }
-    return where.getCommand() instanceof SetfilesStatuses ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    int status = where.getCommand() instanceof PlanCommand ? PlanCommand.EXIT_ERROR
+        : where.getCommand() instanceof SetfilesStatuses ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    JsonOption.failed(where, java.util.List.of(e.getMessage()), status);
+    return status;
   }
 
   /**
@@ -121,26 +131,31 @@ public final class RelabelCommand implements Runnable {
    */
   static int onExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
     PrintWriter err = commandLine.getErr();
+    java.util.List<String> messages = new java.util.ArrayList<>();
     if (e instanceof PolicyException policy) {
       for (PolicyError error : policy.errors()) {
-        err.println("relabel: " + error);
+        messages.add(error.toString());
       }
     } else if (e instanceof Failure) {
-      err.println("relabel: " + e.getMessage());
+      messages.add(e.getMessage());
     } else if (e instanceof IOException || e instanceof UncheckedIOException) {
       IOException io = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
-      err.println("relabel: I/O error: " + io.getMessage());
+      messages.add("I/O error: " + io.getMessage());
     } else {
-      err.println("relabel: internal error: " + e);
-      if (System.getenv("RELABEL_DEBUG") != null) {
-        e.printStackTrace(err);
-      }
+      messages.add("internal error: " + e);
+    }
+    for (String message : messages) {
+      err.println("relabel: " + message);
+    }
+    if (!(e instanceof PolicyException || e instanceof Failure || e instanceof IOException
+        || e instanceof UncheckedIOException) && System.getenv("RELABEL_DEBUG") != null) {
+      e.printStackTrace(err);
     }
     err.flush();
-    if (commandLine.getCommand() instanceof PlanCommand) {
-      return PlanCommand.EXIT_ERROR;
-    }
     boolean setfiles = commandLine.getCommand() instanceof SetfilesStatuses;
-    return setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    int status = commandLine.getCommand() instanceof PlanCommand ? PlanCommand.EXIT_ERROR
+        : setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    JsonOption.failed(commandLine, messages, status);
+    return status;
   }
 }

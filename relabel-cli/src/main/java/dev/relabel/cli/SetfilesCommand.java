@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -38,8 +39,8 @@ import picocli.CommandLine.Spec;
     separator = " ",
     usageHelpWidth = 100,
     customSynopsis = {
-      "relabel setfiles [-CFimnqvAjU] [-e DIR]... [-r ROOT] [-T N] SPEC_FILE PATH...",
-      "       relabel setfiles [-CFimnqvAjU0] [-e DIR]... [-r ROOT] [-T N] SPEC_FILE -f FILE|-s",
+      "relabel setfiles [-CDFIimnpqvAjU] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE PATH...",
+      "       relabel setfiles [-CDFIimnpqvAjU0] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE -f FILE|-s",
     },
     description = {
       "Set the SELinux label of each PATH, and of everything below it, to what SPEC_FILE (a"
@@ -61,6 +62,15 @@ import picocli.CommandLine.Spec;
           + " (PATH below ROOT with -r). Paths are written as raw bytes. Lines of one run come"
           + " from several threads, so their order may vary from run to run with -T.",
       "",
+      "Progress: with -p, standard output gets setfiles' own progress text when it is not a"
+          + " terminal ('\\rNk' per 1024 entries; '\\rP%%' and '\\r/ 100.0%%' when / is given, the"
+          + " total estimated from the inodes in use on the filesystem walked, where setfiles counts"
+          + " every seclabel filesystem), then a newline; on a terminal, and by default whenever"
+          + " standard error is one, a live bar on standard error instead.",
+      "",
+      "With --json, standard output holds one JSON report (see 'relabel --help'), and the lines"
+          + " above that would go to standard output go to standard error.",
+      "",
       "Standard error, where setfiles says so with its name: 'relabel: lstat(PATH) failed: REASON',"
           + " 'relabel: PATH is not located in alt_rootpath ROOT', 'relabel: Could not set context"
           + " for PATH:  REASON', 'relabel: Could not read PATH: REASON.', 'relabel: conflicting"
@@ -77,7 +87,7 @@ import picocli.CommandLine.Spec;
       "",
       "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
           + " -E"
-          + " (conflicts as errors), -l (syslog), -p (progress),"
+          + " (conflicts as errors), -l (syslog),"
           + " -x (restorecon's; setfiles never crosses mount points). -A, -j and -U are from"
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
           + " (setfiles' -h prints its usage and exits 255).",
@@ -173,8 +183,14 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
   @Option(names = "-l", hidden = true)
   private boolean syslog;
 
-  @Option(names = "-p", hidden = true)
-  private boolean progress;
+  @Mixin
+  private ProgressOptions progress;
+
+  @Mixin
+  private JsonOption json;
+
+  /** --json and progress for this run. */
+  private Reporting reporting;
 
   @Option(names = "-W",
       description = "After the run, warn about every spec that matched no entry, as setfiles' selabel_stats does.")
@@ -201,13 +217,18 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
   @Override
   public Integer call() throws IOException, PolicyException {
     refuseUnsupported();
-    Io io = parent.io();
-    charset = io.charset();
-    output = new SetfilesOutput(io, charset, verbose);
-    try {
-      return run(io);
-    } finally {
-      output.flush();
+    try (Reporting reporting = Reporting.start(parent.io(), "setfiles", json, progress, verbose, dryRun)) {
+      this.reporting = reporting;
+      Io io = reporting.io();
+      charset = io.charset();
+      output = new SetfilesOutput(io, charset, verbose);
+      int status;
+      try {
+        status = run(io);
+      } finally {
+        output.flush();
+      }
+      return reporting.finish(status);
     }
   }
 
@@ -254,9 +275,10 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
     if (alternateRoot != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot));
     }
-    Relabeler relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(), output);
+    Relabeler relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(),
+        reporting.listener(output));
     labeller = new PathLabeller(charset, output, matcher, relabeler, PathLabeller.Mode.SETFILES, alternateRoot,
-        excludedDirectories, ignoreMissing, warnNoMatch);
+        excludedDirectories, ignoreMissing, warnNoMatch).reportingTo(reporting);
     Glob glob = new Glob(charset);
     if (readList) {
       String file = standardInput ? "-" : inputFile;
@@ -296,8 +318,8 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
       refused = "-E (hard link conflicts as errors) is not supported";
     } else if (syslog) {
       refused = "-l (log changes to syslog) is not supported";
-    } else if (progress) {
-      refused = "-p (progress) is not supported";
+    } else if (progress.setfilesFlag() && verbose) {
+      refused = "-p and -v are mutually exclusive (progress and verbose), as in setfiles";
     } else if (oneFilesystem) {
       refused = "-x is restorecon's option: setfiles never crosses mount points";
     }

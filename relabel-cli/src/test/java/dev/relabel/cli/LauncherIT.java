@@ -106,7 +106,10 @@ class LauncherIT {
   @Test
   void version() throws Exception {
     Run r = run("--version");
-    assertEquals("relabel " + version + "\n", r.outText(), r::toString);
+    String[] lines = r.outText().split("\n");
+    assertEquals("relabel " + version, lines[0], r::toString);
+    assertTrue(lines.length == 3 && lines[1].matches("built \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ with JDK \\d+")
+        && lines[2].startsWith("running on Java "), r::toString);
     assertEquals("", r.err());
     assertEquals(0, r.status());
   }

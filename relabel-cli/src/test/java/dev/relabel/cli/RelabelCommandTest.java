@@ -33,7 +33,10 @@ class RelabelCommandTest {
     for (List<String> args : List.of(List.of("--version"), List.of("-V"), List.of("lookup", "--version"))) {
       Result r = Cli.run(args.toArray(String[]::new));
       assertEquals(0, r.status());
-      assertEquals("relabel " + VersionProvider.version() + "\n", r.outLatin1());
+      assertEquals(List.of("relabel " + VersionProvider.version(),
+          "running on Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + "), "
+              + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch")),
+          r.lines());
       assertEquals("", r.err());
     }
   }

@@ -206,7 +206,7 @@ class SetfilesCommandTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"-p", "-l", "-E", "-x", "-c policy.31"})
+  @ValueSource(strings = {"-l", "-E", "-x", "-c policy.31"})
   void unsupportedFlagsAreRefusedWithAReason(String flag) throws Exception {
     List<String> command = Trees.list("setfiles");
     command.addAll(List.of(flag.split(" ")));

@@ -82,6 +82,10 @@ public final class NativeIo {
 
   private static native int fstatfs(int fd, Pointer buffer) throws LastErrorException;
 
+  private static native int statfs(byte[] path, Pointer buffer) throws LastErrorException;
+
+  private static native int isatty(int fd);
+
   private static native String strerror(int errno);
 
   private static native int socket(int domain, int type, int protocol) throws LastErrorException;
@@ -256,6 +260,29 @@ public final class NativeIo {
       throw NativeIoException.of("fstatfs", path, e.getErrorCode());
     }
     return buffer.getLong(0);
+  }
+
+  /**
+   * The inodes in use on the filesystem holding {@code path} (NUL-terminated), {@code f_files -
+   * f_ffree} of statfs(2), as libselinux estimates a mass relabel's size; 0 when the filesystem
+   * does not count inodes (f_files is 0 on some, btrfs included).
+   */
+  public static long inodesInUse(byte[] path, byte[] shown) throws NativeIoException {
+    Memory buffer = SCRATCH.get().stat;
+    try {
+      statfs(path, buffer);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("statfs", shown, e.getErrorCode());
+    }
+    // struct statfs on x86-64 and aarch64: seven 8-byte fields, f_files at 40, f_ffree at 48.
+    long files = buffer.getLong(40);
+    long free = buffer.getLong(48);
+    return files > free ? files - free : 0;
+  }
+
+  /** Whether {@code fd} is a terminal (isatty(3)), to decide whether to draw a progress bar. */
+  public static boolean isTerminal(int fd) {
+    return isatty(fd) == 1;
   }
 
   /**

@@ -89,4 +89,42 @@ class NativeIoTest {
       NativeIo.closeQuietly(fd);
     }
   }
+
+  /** Inodes in use as GNU stat -f counts them (%c total, %d free), read just before and after ours. */
+  @Test
+  void countsInodesInUseAsStatDoes() throws Exception {
+    long before = statInodesInUse(dir);
+    long ours = NativeIo.inodesInUse(c(dir.toString()), new byte[0]);
+    long after = statInodesInUse(dir);
+    // Other processes create and delete files meanwhile: ours lies within what stat saw, give or take.
+    long slack = 1000;
+    assertTrue(ours > 0, "inodes in use: " + ours);
+    assertTrue(ours >= Math.min(before, after) - slack && ours <= Math.max(before, after) + slack,
+        "ours " + ours + ", stat -f " + before + " then " + after);
+  }
+
+  @Test
+  void statfsOfAMissingPathFailsWithItsErrno() {
+    NativeIoException e = assertThrows(NativeIoException.class,
+        () -> NativeIo.inodesInUse(c(dir.resolve("missing").toString()), "missing".getBytes(US_ASCII)));
+    assertEquals(Errno.ENOENT, e.errno());
+  }
+
+  @Test
+  void aDirectoryIsNoTerminal() throws Exception {
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      assertEquals(false, NativeIo.isTerminal(fd));
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
+  private static long statInodesInUse(Path path) throws Exception {
+    Process stat = new ProcessBuilder("stat", "-f", "-c", "%c %d", path.toString())
+        .redirectError(Files.createTempFile("stat", ".err").toFile()).start();
+    String[] fields = new String(stat.getInputStream().readAllBytes(), US_ASCII).trim().split(" ");
+    assertEquals(0, stat.waitFor());
+    return Long.parseLong(fields[0]) - Long.parseLong(fields[1]);
+  }
 }
