@@ -80,6 +80,12 @@ import picocli.CommandLine.Spec;
           + " not be relabelled",
       "  255  a usage error, a missing PATH (without -i), a missing SPEC_FILE, an entry that"
           + " could not be relabelled (without -C)",
+      "  130  stopped by SIGINT, 143 stopped by SIGTERM (128 + the signal's number, as shells"
+          + " report it): the walk stops within moments, standard output is flushed, and standard"
+          + " error ends with 'relabel: stopped by SIGINT: N entries checked, M relabelled, F failed;"
+          + " ...'. Every entry then has its old label or its new one (each label is written by one"
+          + " atomic setxattr), and running the command again finishes the job. A second signal"
+          + " exits at once with the same status, without that line.",
       "",
       "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
           + " -D and -I (directory digests), -E"
@@ -202,6 +208,12 @@ public final class SetfilesCommand implements Callable<Integer> {
   private String alternateRoot;
   /** The -e directories, without trailing slashes. */
   private final List<String> excludedDirectories = new ArrayList<>();
+  /** SIGINT and SIGTERM, while the command runs: they stop the walk (see {@link SignalStop}). */
+  private SignalStop signals;
+  /** What the walks of this run did so far, for the report a signal asks for. */
+  private long visited;
+  private long relabeled;
+  private long failed;
 
   @Override
   public Integer call() throws IOException, PolicyException {
@@ -209,11 +221,25 @@ public final class SetfilesCommand implements Callable<Integer> {
     Io io = parent.io();
     charset = io.charset();
     output = new SetfilesOutput(io, charset, verbose);
-    try {
-      return run(io);
+    try (SignalStop stop = SignalStop.install(Thread.currentThread())) {
+      signals = stop;
+      int status = run(io);
+      return signals.stopped() ? stopped() : status;
     } finally {
       output.flush();
     }
+  }
+
+  /**
+   * After SIGINT or SIGTERM: what the run did before it stopped, on standard error, and the
+   * status a shell reports for a command the signal killed (128 + its number).
+   */
+  private int stopped() {
+    output.flush();
+    output.error(SetfilesOutput.PREFIX + "stopped by SIG" + signals.signalName() + ": " + visited
+        + " entries checked, " + relabeled + (dryRun ? " would be relabelled, " : " relabelled, ") + failed
+        + " failed; every entry has its old label or its new one; run the command again to finish\n");
+    return signals.exitStatus();
   }
 
   private int run(Io io) throws IOException, PolicyException {
@@ -240,6 +266,9 @@ public final class SetfilesCommand implements Callable<Integer> {
       return status;
     }
     matcher = LabelMatcher.compile(PolicyLoader.validating().load(Path.of(specFile)));
+    if (signals.stopped()) {
+      return EXIT_FATAL; // replaced by the signal's status; nothing was labelled
+    }
     RelabelOptions options = RelabelOptions.defaults()
         .withThreads(threadCount)
         .withForce(force)
@@ -269,14 +298,20 @@ public final class SetfilesCommand implements Callable<Integer> {
         return EXIT_FATAL;
       }
       for (String path : records(list, nulSeparated ? (byte) 0 : (byte) '\n')) {
+        if (signals.stopped()) {
+          break;
+        }
         labelPattern(glob, path);
       }
     } else {
       for (String path : paths) {
+        if (signals.stopped()) {
+          break;
+        }
         labelPattern(glob, path);
       }
     }
-    if (warnNoMatch) {
+    if (warnNoMatch && !signals.stopped()) {
       warnUnusedSpecs();
     }
     output.flush();
@@ -412,6 +447,9 @@ public final class SetfilesCommand implements Callable<Integer> {
   /** One PATH argument or list entry: its glob expansion, each labelled in turn. */
   private void labelPattern(Glob glob, String pattern) {
     for (String path : glob.expand(pattern)) {
+      if (signals.stopped()) {
+        return;
+      }
       int length = path.getBytes(charset).length;
       if ((length > 2 && path.endsWith("/.")) || (length > 3 && path.endsWith("/.."))) {
         continue; // setfiles skips these expansions of a '*'
@@ -464,7 +502,11 @@ public final class SetfilesCommand implements Callable<Integer> {
       output.info(output.concat("Warning no default label for ", keyBytes, "\n"));
     }
     output.nameRoot(text.getBytes(charset), shown.getBytes(charset));
+    // A signal interrupts this thread: run() then stops its workers and returns what they did.
     RelabelReport report = relabeler.run(List.of(absolute));
+    visited += report.visited();
+    relabeled += report.relabeled();
+    failed += report.failures().size();
     if (warnNoMatch) {
       // Every spec the run did not list as unused decided some entry.
       Set<dev.relabel.spec.Spec> unused = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
