@@ -83,13 +83,6 @@ class SignalIT {
     return census;
   }
 
-  private static String hex(String context) {
-    StringBuilder hex = new StringBuilder("0x");
-    for (byte b : (context + "\0").getBytes(StandardCharsets.US_ASCII)) {
-      hex.append(String.format("%02x", b));
-    }
-    return hex.toString();
-  }
 
   @ParameterizedTest(name = "SIG{0}, -T {1}")
   @CsvSource({"INT,1,130,old_t,new_t", "TERM,2,143,new_t,old_t"})
@@ -97,7 +90,7 @@ class SignalIT {
       String newType) throws Exception {
     String old = context(oldType);
     String fresh = context(newType);
-    assertEquals(Map.of(hex(old), ENTRIES), census(), "every entry starts with the old label");
+    assertEquals(Map.of(AttrTrees.hex(old), ENTRIES), census(), "every entry starts with the old label");
 
     Path out = Files.createFile(dir.resolve("out-" + signal));
     Path err = Files.createFile(dir.resolve("err-" + signal));
@@ -145,12 +138,12 @@ class SignalIT {
 
     Map<String, Integer> after = census();
     Map<String, Integer> expected = new HashMap<>();
-    expected.put(hex(old), (int) (ENTRIES - relabelled));
-    expected.put(hex(fresh), (int) relabelled);
+    expected.put(AttrTrees.hex(old), (int) (ENTRIES - relabelled));
+    expected.put(AttrTrees.hex(fresh), (int) relabelled);
     assertEquals(expected, after, "every entry has its old label or its new one, and no other");
 
     AttrTrees.Run again = relabel(fresh);
     assertEquals(0, again.status(), again::toString);
-    assertEquals(Map.of(hex(fresh), ENTRIES), census(), "running again finishes the job");
+    assertEquals(Map.of(AttrTrees.hex(fresh), ENTRIES), census(), "running again finishes the job");
   }
 }
