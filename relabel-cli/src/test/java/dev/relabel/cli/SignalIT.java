@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * SIGINT and SIGTERM sent to a real {@code bin/relabel setfiles -v -F} process while it relabels a
- * 200,000-entry tree (it has printed its first {@code Relabeled} lines): it stops, flushes what it
+ * 100,101-entry tree (it has printed its first {@code Relabeled} lines): it stops, flushes what it
  * printed, says what it did on standard error, and exits 130 or 143. Every entry then has its old
  * label or its new one, byte for byte (read back with getfattr), exactly as many have the new one
  * as the report and the {@code -v} lines say, and running the command again finishes the job.
@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SignalIT {
-  private static final int DIRECTORIES = 200;
+  private static final int DIRECTORIES = 100;
   private static final int FILES = 1_000;
   private static final int ENTRIES = 1 + DIRECTORIES * (1 + FILES);
   private static final Pattern REPORT = Pattern.compile(
