@@ -54,6 +54,12 @@ final class PathLabeller {
   private final boolean trackUsedSpecs;
   /** With -W: the specs that decided some entry, over every path (identity). */
   private final Set<Spec> usedSpecs = Collections.newSetFromMap(new IdentityHashMap<>());
+  /** Whether to stop before the next path (a signal came). */
+  private java.util.function.BooleanSupplier stopRequested = () -> false;
+  /** What every run so far did, for a report when a signal stops the verb. */
+  private long visited;
+  private long relabeled;
+  private long failed;
   /** The verb's progress and --json report, told of each root; null when the verb has none. */
   private Reporting reporting;
 
@@ -76,9 +82,30 @@ final class PathLabeller {
     return this;
   }
 
+  /** Stops labelling, before the next path, once {@code stopRequested} says so. */
+  PathLabeller stoppingWhen(java.util.function.BooleanSupplier stopRequested) {
+    this.stopRequested = stopRequested;
+    return this;
+  }
+
+  long visited() {
+    return visited;
+  }
+
+  long relabeled() {
+    return relabeled;
+  }
+
+  long failed() {
+    return failed;
+  }
+
   /** One PATH argument or list entry: its glob expansion, each labelled in turn. */
   void labelPattern(Glob glob, String pattern) {
     for (String path : glob.expand(pattern)) {
+      if (stopRequested.getAsBoolean()) {
+        return;
+      }
       int length = path.getBytes(charset).length;
       if ((length > 2 && path.endsWith("/.")) || (length > 3 && path.endsWith("/.."))) {
         continue; // process_glob skips these expansions of a '*'
@@ -148,7 +175,11 @@ final class PathLabeller {
     if (reporting != null) {
       reporting.expect(absolute);
     }
+    // A signal interrupts this thread: run() then stops its workers and returns what they did.
     RelabelReport report = relabeler.run(List.of(absolute));
+    visited += report.visited();
+    relabeled += report.relabeled();
+    failed += report.failures().size();
     if (reporting != null) {
       reporting.completed(report);
     }

@@ -84,6 +84,12 @@ import picocli.CommandLine.Spec;
           + " not be relabelled",
       "  255  a usage error, a missing PATH (without -i), a missing SPEC_FILE, an entry that"
           + " could not be relabelled (without -C)",
+      "  130  stopped by SIGINT, 143 stopped by SIGTERM (128 + the signal's number, as shells"
+          + " report it): the walk stops within moments, standard output is flushed, and standard"
+          + " error ends with 'relabel: stopped by SIGINT: N entries checked, M relabelled, F failed;"
+          + " ...'. Every entry then has its old label or its new one (each label is written by one"
+          + " atomic setxattr), and running the command again finishes the job. A second signal"
+          + " exits at once with the same status, without that line.",
       "",
       "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
           + " -E"
@@ -213,6 +219,8 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
   private String alternateRoot;
   /** The -e directories, without trailing slashes. */
   private final List<String> excludedDirectories = new ArrayList<>();
+  /** SIGINT and SIGTERM, while the command runs: they stop the walk (see {@link SignalStop}). */
+  private SignalStop signals;
 
   @Override
   public Integer call() throws IOException, PolicyException {
@@ -223,13 +231,32 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
       charset = io.charset();
       output = new SetfilesOutput(io, charset, verbose);
       int status;
-      try {
+      try (SignalStop stop = SignalStop.install(Thread.currentThread())) {
+        signals = stop;
         status = run(io);
+        if (signals.stopped()) {
+          status = stopped();
+        }
       } finally {
         output.flush();
       }
       return reporting.finish(status);
     }
+  }
+
+  /**
+   * After SIGINT or SIGTERM: what the run did before it stopped, on standard error, and the
+   * status a shell reports for a command the signal killed (128 + its number).
+   */
+  private int stopped() {
+    output.flush();
+    long visited = labeller == null ? 0 : labeller.visited();
+    long relabeled = labeller == null ? 0 : labeller.relabeled();
+    long failed = labeller == null ? 0 : labeller.failed();
+    output.error(SetfilesOutput.PREFIX + "stopped by SIG" + signals.signalName() + ": " + visited
+        + " entries checked, " + relabeled + (dryRun ? " would be relabelled, " : " relabelled, ") + failed
+        + " failed; every entry has its old label or its new one; run the command again to finish\n");
+    return signals.exitStatus();
   }
 
   private int run(Io io) throws IOException, PolicyException {
@@ -256,6 +283,9 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
       return status;
     }
     matcher = LabelMatcher.compile(PolicyLoader.validating().load(Path.of(specFile)));
+    if (signals.stopped()) {
+      return EXIT_FATAL; // replaced by the signal's status; nothing was labelled
+    }
     RelabelOptions options = RelabelOptions.defaults()
         .withThreads(threadCount)
         .withForce(force)
@@ -278,7 +308,7 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
     Relabeler relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(),
         reporting.listener(output));
     labeller = new PathLabeller(charset, output, matcher, relabeler, PathLabeller.Mode.SETFILES, alternateRoot,
-        excludedDirectories, ignoreMissing, warnNoMatch).reportingTo(reporting);
+        excludedDirectories, ignoreMissing, warnNoMatch).reportingTo(reporting).stoppingWhen(signals::stopped);
     Glob glob = new Glob(charset);
     if (readList) {
       String file = standardInput ? "-" : inputFile;
@@ -290,14 +320,20 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
         return EXIT_FATAL;
       }
       for (String path : PathLabeller.records(list, nulSeparated ? (byte) 0 : (byte) '\n', charset)) {
+        if (signals.stopped()) {
+          break;
+        }
         labeller.labelPattern(glob, path);
       }
     } else {
       for (String path : paths) {
+        if (signals.stopped()) {
+          break;
+        }
         labeller.labelPattern(glob, path);
       }
     }
-    if (warnNoMatch) {
+    if (warnNoMatch && !signals.stopped()) {
       labeller.warnUnusedSpecs();
     }
     output.flush();

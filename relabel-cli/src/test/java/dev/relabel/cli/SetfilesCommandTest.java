@@ -68,7 +68,7 @@ class SetfilesCommandTest {
       assertEquals(0, run.status(), run::toString);
       assertTrue(run.out().startsWith("Usage: relabel setfiles "), run::toString);
       for (String text : List.of("SPEC_FILE", "-F", "-n", "-v", "-e  DIR", "-r, -R ROOT", "-T  N", "-C", "Relabeled PATH from OLD to NEW",
-          "Would relabel", "Exit status", "255", "Not supported")) {
+          "Would relabel", "Exit status", "255", "130  stopped by SIGINT, 143 stopped by SIGTERM", "Not supported")) {
         assertTrue(run.out().contains(text), () -> "help lacks " + text + ":\n" + run.out());
       }
       assertEquals("", run.err());

@@ -2,6 +2,7 @@ package dev.relabel.walk;
 
 import dev.relabel.match.DirectoryMatch;
 import dev.relabel.match.Latin1;
+import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.spec.FileType;
 import java.io.IOException;
 import java.util.List;
@@ -83,6 +84,7 @@ final class DirectoryTask extends CountedCompleter<Void> {
 
   private void visitEntry(FileTree.Directory directory, SharedDirectory self, FileTree.Entry entry) {
     byte[] childPath = Walk.join(path, entry.name());
+    boolean descend = true;
     try {
       FileType type = entry.type();
       FileTree.Status status = null;
@@ -113,8 +115,16 @@ final class DirectoryTask extends CountedCompleter<Void> {
         }
       }
       String childName = Latin1.of(entry.name());
-      walk.label(directory, entry.name(), childPath, type, status, match.lookup(childName, type));
-      if (type == FileType.DIRECTORY && walk.descends(childPath)) {
+      try {
+        walk.label(directory, entry.name(), childPath, type, status, match.lookup(childName, type));
+      } catch (IOException e) {
+        walk.fail(childPath, e);
+        // As selinux_restorecon (fts goes on into the directory whatever its label did): a
+        // directory whose label cannot be read or set (EROFS, ENOTSUP, EPERM) is still descended,
+        // and each entry below it tried and reported. Only one that is gone is not.
+        descend = !(e instanceof NativeIoException.NoSuchEntryException);
+      }
+      if (type == FileType.DIRECTORY && descend && walk.descends(childPath)) {
         self.retain();
         addToPendingCount(1);
         new DirectoryTask(this, walk, self, null, entry.name(), childPath, match.enter(childName), device).fork();

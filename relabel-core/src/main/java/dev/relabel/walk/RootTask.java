@@ -70,7 +70,15 @@ final class RootTask extends CountedCompleter<Void> {
           return;
         }
       }
-      walk.label(parent, name, path, status.type(), status, walk.matcher.lookup(key, status.type()));
+      try {
+        walk.label(parent, name, path, status.type(), status, walk.matcher.lookup(key, status.type()));
+      } catch (NativeIoException.NoSuchEntryException e) {
+        throw e;
+      } catch (IOException e) {
+        // As DirectoryTask: a root whose own label cannot be read or set (a read-only mount, a
+        // filesystem without xattrs) is reported, and what lies beneath it is still tried.
+        walk.fail(path, e);
+      }
       if (!descend || walk.cancelled() || !walk.descends(path)) {
         return;
       }
