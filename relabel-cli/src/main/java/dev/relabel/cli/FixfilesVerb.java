@@ -15,6 +15,7 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
@@ -67,8 +68,18 @@ abstract class FixfilesVerb implements Callable<Integer> {
           + " and labels looked up as if ROOT were / (setfiles -r). Default: /.")
   String root = "/";
 
+  @Mixin
+  ProgressOptions progress;
+
+  @Mixin
+  JsonOption json;
+
   Io io;
   Charset charset;
+  /** Progress and --json for this run. */
+  private Reporting reporting;
+  /** SIGINT and SIGTERM stop the run between entries, with a report. */
+  private SignalStop signals;
   SetfilesOutput output;
   FixfilesHost host;
 
@@ -82,20 +93,42 @@ abstract class FixfilesVerb implements Callable<Integer> {
     if (previous != null && (sinceBoot || since != null)) {
       throw usage("-C cannot be used with -B or -N");
     }
-    if (previous != null && (this instanceof RelabelVerb || this instanceof OnbootVerb)) {
+    if (previous != null && (this instanceof RelabelVerb || this instanceof OnbootVerb || this instanceof AutorelabelVerb)) {
       throw usage("-C is for restore, check and verify");
     }
     host = FixfilesHost.of(root, charset);
-    output = new SetfilesOutput(io, charset, verbose());
-    try {
-      return run();
-    } finally {
-      output.flush();
+    boolean dryRun = this instanceof CheckVerb || this instanceof VerifyVerb;
+    try (Reporting reporting = Reporting.start(parent.io(), spec.name(), json, progress, verbose(), dryRun);
+        SignalStop signals = SignalStop.install(Thread.currentThread())) {
+      this.reporting = reporting;
+      this.signals = signals;
+      prepare(reporting);
+      io = reporting.io();
+      charset = io.charset();
+      output = new SetfilesOutput(io, charset, verbose());
+      int status;
+      try {
+        status = run();
+      } finally {
+        output.flush();
+      }
+      if (signals.stopped()) {
+        status = signals.report(output, dryRun);
+      }
+      return reporting.finish(status);
     }
   }
 
   /** The verb. */
   abstract int run() throws IOException, PolicyException;
+
+  /** Before the verb runs, with its reporting in place (autorelabel adds its progress lines). */
+  void prepare(Reporting reporting) {}
+
+  /** Whether a signal has stopped the run. */
+  boolean stopped() {
+    return signals.stopped();
+  }
 
   /** Whether changes are printed (check and verify always print them, as fixfiles passes -v). */
   boolean verbose() {
@@ -249,8 +282,10 @@ abstract class FixfilesVerb implements Callable<Integer> {
         // No policy of its own under the root: the host's.
       }
     }
-    return RestoreconCommand.systemLabeller(output, charset, options, mode, alternateRoot, excluded, trackUsedSpecs,
-        policyRoot, previous);
+    PathLabeller labeller = RestoreconCommand.systemLabeller(output, charset, options, mode, alternateRoot, excluded,
+        trackUsedSpecs, policyRoot, previous, reporting).stoppingWhen(signals::stopped);
+    signals.counting(labeller);
+    return labeller;
   }
 
   private void logExcluded(List<String> excluded) {

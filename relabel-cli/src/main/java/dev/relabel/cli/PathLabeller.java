@@ -116,6 +116,9 @@ final class PathLabeller {
 
   /** selinux_restorecon() of one path: checks, the root's lookup warning, then the walk. */
   void label(String given) {
+    if (stopRequested.getAsBoolean()) {
+      return;
+    }
     String named = given;
     if (mode == Mode.RESTORECON) {
       named = canonical(given);

@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
         RestoreVerb.class, CheckVerb.class, VerifyVerb.class, RelabelVerb.class, OnbootVerb.class,
-        PlanCommand.class, HelpCommand.class},
+        AutorelabelVerb.class, PlanCommand.class, HelpCommand.class},
     footerHeading = "%nReports and progress:%n",
     footer = {
       "--json (every verb): one JSON object on standard output, described by the JSON Schema"

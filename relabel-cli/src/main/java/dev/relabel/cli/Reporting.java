@@ -26,6 +26,8 @@ public final class Reporting implements AutoCloseable {
   private final ProgressReporter progress;
   private final JsonReport json;
   private final Io io;
+  /** Per-filesystem progress lines and systemd notifications, when the verb asked for them. */
+  private FilesystemProgress filesystems;
 
   private Reporting(ProgressReporter progress, JsonReport json, Io io) {
     this.progress = progress;
@@ -57,9 +59,18 @@ public final class Reporting implements AutoCloseable {
     return json;
   }
 
+  /** Also reports to {@code progress} (before the verb builds its listener). */
+  Reporting perFilesystem(FilesystemProgress progress) {
+    this.filesystems = progress;
+    return this;
+  }
+
   /** {@code output} (the verb's text listener), the progress display and the JSON report, together. */
   public RelabelListener listener(RelabelListener output) {
     List<RelabelListener> all = new ArrayList<>(List.of(output));
+    if (filesystems != null) {
+      all.add(filesystems);
+    }
     if (progress != ProgressReporter.NONE) {
       all.add(progress);
     }
@@ -72,11 +83,17 @@ public final class Reporting implements AutoCloseable {
   /** Before the walk of {@code root} (absolute, normalized). */
   public void expect(Path root) {
     progress.expect(root);
+    if (filesystems != null) {
+      filesystems.expect(root);
+    }
   }
 
   /** After a walk. */
   public void completed(RelabelReport report) {
     progress.completed(report);
+    if (filesystems != null) {
+      filesystems.completed(report);
+    }
     if (json != null) {
       json.add(report);
     }

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
@@ -75,7 +76,7 @@ import picocli.CommandLine.Spec;
           + " resolved, an entry that could not be relabelled",
       "",
       "Not supported (each is refused"
-          + " with a one-line error and status 255): -l (syslog), -p (progress). restorecon 3.4"
+          + " with a one-line error and status 255): -l (syslog). restorecon 3.4"
           + " has no -U, -j, -c, -C, -d, -A or -E; they are unknown options here too. -h prints"
           + " this help and exits 0 (restorecon's -h prints its usage and exits 255). PATH"
           + " arguments given with -f or -s are an error (restorecon ignores them).",
@@ -150,8 +151,11 @@ public final class RestoreconCommand implements Callable<Integer>, SetfilesStatu
   @Option(names = "-l", hidden = true)
   private boolean syslog;
 
-  @Option(names = "-p", hidden = true)
-  private boolean progress;
+  @Mixin
+  private ProgressOptions progress;
+
+  @Mixin
+  private JsonOption json;
 
   @Parameters(arity = "0..*", paramLabel = "PATH", description = "The files and trees to label.")
   private List<String> paths = new ArrayList<>();
@@ -161,17 +165,34 @@ public final class RestoreconCommand implements Callable<Integer>, SetfilesStatu
     if (syslog) {
       throw new ParameterException(spec.commandLine(), "-l (log changes to syslog) is not supported");
     }
-    if (progress) {
-      throw new ParameterException(spec.commandLine(), "-p (progress) is not supported");
+    if (progress.setfilesFlag() && verbose.length > 0) {
+      throw new ParameterException(spec.commandLine(),
+          "-p and -v are mutually exclusive (progress and verbose), as in restorecon");
     }
     if (spec.commandLine().getParseResult().matchedOptions().isEmpty() && paths.isEmpty()) {
       // restorecon's usage() for argc < 2; with an option but no PATH it does nothing, successfully.
       throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
     }
-    Io io = parent.io();
+    try (Reporting reporting = Reporting.start(parent.io(), "restorecon", json, progress, verbose.length > 0, dryRun);
+        SignalStop signals = SignalStop.install(Thread.currentThread())) {
+      SetfilesOutput output = new SetfilesOutput(reporting.io(), reporting.io().charset(), verbose.length > 0);
+      int status;
+      try {
+        status = run(reporting, output, signals);
+      } finally {
+        output.flush();
+      }
+      if (signals.stopped()) {
+        status = signals.report(output, dryRun);
+      }
+      return reporting.finish(status);
+    }
+  }
+
+  private int run(Reporting reporting, SetfilesOutput output, SignalStop signals) throws IOException, PolicyException {
+    Io io = reporting.io();
     Charset charset = io.charset();
-    SetfilesOutput output = new SetfilesOutput(io, charset, verbose.length > 0);
-    try {
+    {
       for (int i = 0; i < outFiles.size(); i++) {
         output.error(SetfilesOutput.PREFIX + "-o option no longer supported\n");
       }
@@ -199,7 +220,8 @@ public final class RestoreconCommand implements Callable<Integer>, SetfilesStatu
           .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
               : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF);
       PathLabeller labeller = systemLabeller(output, charset, options, PathLabeller.Mode.RESTORECON, null,
-          excludedDirectories, warnNoMatch);
+          excludedDirectories, warnNoMatch, reporting).stoppingWhen(signals::stopped);
+      signals.counting(labeller);
       Glob glob = new Glob(charset);
       if (readList) {
         String file = standardInput ? "-" : inputFile;
@@ -218,13 +240,11 @@ public final class RestoreconCommand implements Callable<Integer>, SetfilesStatu
           labeller.labelPattern(glob, path);
         }
       }
-      if (warnNoMatch) {
+      if (warnNoMatch && !signals.stopped()) {
         labeller.warnUnusedSpecs();
       }
       output.flush();
       return output.hasFatal() || output.hasEntryErrors() ? SetfilesCommand.EXIT_FATAL : RelabelCommand.EXIT_OK;
-    } finally {
-      output.flush();
     }
   }
 
@@ -234,30 +254,32 @@ public final class RestoreconCommand implements Callable<Integer>, SetfilesStatu
    * types.
    */
   static PathLabeller systemLabeller(SetfilesOutput output, Charset charset, RelabelOptions options,
-      PathLabeller.Mode mode, String alternateRoot, List<String> excludedDirectories, boolean trackUsedSpecs)
-      throws IOException, PolicyException {
+      PathLabeller.Mode mode, String alternateRoot, List<String> excludedDirectories, boolean trackUsedSpecs,
+      Reporting reporting) throws IOException, PolicyException {
     return systemLabeller(output, charset, options, mode, alternateRoot, excludedDirectories, trackUsedSpecs,
-        Path.of("/"), null);
+        Path.of("/"), null, reporting);
   }
 
   /**
-   * As {@link #systemLabeller(SetfilesOutput, Charset, RelabelOptions, PathLabeller.Mode, String, List, boolean)},
+   * As {@link #systemLabeller(SetfilesOutput, Charset, RelabelOptions, PathLabeller.Mode, String, List, boolean,
+   * Reporting)},
    * with the policy of the system installed under {@code policyRoot} (its /etc/selinux/config
    * names it), and, when {@code previous} is given, touching only what that previous policy
    * labels otherwise ({@code fixfiles -C}).
    */
   static PathLabeller systemLabeller(SetfilesOutput output, Charset charset, RelabelOptions options,
       PathLabeller.Mode mode, String alternateRoot, List<String> excludedDirectories, boolean trackUsedSpecs,
-      Path policyRoot, Path previous) throws IOException, PolicyException {
+      Path policyRoot, Path previous, Reporting reporting) throws IOException, PolicyException {
     Path fileContexts = PolicyLoader.systemFileContexts(policyRoot);
     LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.lenient().load(fileContexts));
     java.util.Set<String> customizable = policyRoot.equals(Path.of("/")) ? SetfilesCommand.systemCustomizableTypes()
         : dev.relabel.context.CustomizableTypes.forFileContexts(fileContexts);
-    Relabeler relabeler = new Relabeler(matcher, customizable, options, new NativeFileTree(), output);
+    Relabeler relabeler = new Relabeler(matcher, customizable, options, new NativeFileTree(),
+        reporting == null ? output : reporting.listener(output));
     if (previous != null) {
       relabeler = relabeler.changedSince(LabelMatcher.compile(PolicyLoader.lenient().load(previous)));
     }
     return new PathLabeller(charset, output, matcher, relabeler, mode, alternateRoot, excludedDirectories,
-        options.ignoreMissing(), trackUsedSpecs);
+        options.ignoreMissing(), trackUsedSpecs).reportingTo(reporting);
   }
 }

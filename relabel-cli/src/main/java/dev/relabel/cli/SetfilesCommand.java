@@ -235,28 +235,13 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
         signals = stop;
         status = run(io);
         if (signals.stopped()) {
-          status = stopped();
+          status = signals.report(output, dryRun);
         }
       } finally {
         output.flush();
       }
       return reporting.finish(status);
     }
-  }
-
-  /**
-   * After SIGINT or SIGTERM: what the run did before it stopped, on standard error, and the
-   * status a shell reports for a command the signal killed (128 + its number).
-   */
-  private int stopped() {
-    output.flush();
-    long visited = labeller == null ? 0 : labeller.visited();
-    long relabeled = labeller == null ? 0 : labeller.relabeled();
-    long failed = labeller == null ? 0 : labeller.failed();
-    output.error(SetfilesOutput.PREFIX + "stopped by SIG" + signals.signalName() + ": " + visited
-        + " entries checked, " + relabeled + (dryRun ? " would be relabelled, " : " relabelled, ") + failed
-        + " failed; every entry has its old label or its new one; run the command again to finish\n");
-    return signals.exitStatus();
   }
 
   private int run(Io io) throws IOException, PolicyException {
@@ -309,6 +294,7 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
         reporting.listener(output));
     labeller = new PathLabeller(charset, output, matcher, relabeler, PathLabeller.Mode.SETFILES, alternateRoot,
         excludedDirectories, ignoreMissing, warnNoMatch).reportingTo(reporting).stoppingWhen(signals::stopped);
+    signals.counting(labeller);
     Glob glob = new Glob(charset);
     if (readList) {
       String file = standardInput ? "-" : inputFile;

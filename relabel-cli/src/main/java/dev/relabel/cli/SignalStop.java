@@ -69,6 +69,29 @@ final class SignalStop implements AutoCloseable {
     return status(received);
   }
 
+  /** The labeller whose totals the stop report gives; none: zeros. */
+  private PathLabeller labeller;
+
+  /** Counts what {@code labeller} did, for {@link #report}. */
+  void counting(PathLabeller labeller) {
+    this.labeller = labeller;
+  }
+
+  /**
+   * After the signal: what the run did before it stopped, on standard error, and the status a
+   * shell reports for a command the signal killed (128 + its number).
+   */
+  int report(SetfilesOutput output, boolean dryRun) {
+    long visited = labeller == null ? 0 : labeller.visited();
+    long relabeled = labeller == null ? 0 : labeller.relabeled();
+    long failed = labeller == null ? 0 : labeller.failed();
+    output.flush();
+    output.error(SetfilesOutput.PREFIX + "stopped by SIG" + signalName() + ": " + visited
+        + " entries checked, " + relabeled + (dryRun ? " would be relabelled, " : " relabelled, ") + failed
+        + " failed; every entry has its old label or its new one; run the command again to finish\n");
+    return exitStatus();
+  }
+
   private static int status(Signal signal) {
     return 128 + signal.getNumber();
   }

@@ -88,6 +88,8 @@ public final class NativeIo {
 
   private static native String strerror(int errno);
 
+  private static native void sync();
+
   private static native int socket(int domain, int type, int protocol) throws LastErrorException;
 
   private static native long sendto(int fd, byte[] buffer, long length, int flags, byte[] address, int addressLength)
@@ -408,6 +410,11 @@ public final class NativeIo {
     } finally {
       closeQuietly(fd);
     }
+  }
+
+  /** {@code sync(2)}: every filesystem's dirty data to disk (before a reboot). */
+  public static void syncAll() {
+    sync();
   }
 
   /** Whether label calls use {@code getxattrat}/{@code setxattrat} (false after ENOSYS). */

@@ -77,7 +77,7 @@ public final class ProgressNotifications implements RelabelListener, AutoCloseab
   }
 
   /** 950, 12.3k, 1.2M. */
-  static String count(long n) {
+  public static String count(long n) {
     if (n < 1_000) {
       return Long.toString(n);
     }
