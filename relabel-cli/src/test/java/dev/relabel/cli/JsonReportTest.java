@@ -116,6 +116,22 @@ class JsonReportTest {
   }
 
   @Test
+  void restoreconAndTheFixfilesVerbsReportToo() {
+    Cli.Result restorecon = Cli.run("restorecon", "-R", "-n", "--json", root + "/srv");
+    JsonNode report = report(restorecon);
+    assertEquals("restorecon", report.get("command").asString());
+    assertEquals(restorecon.status(), report.get("exitStatus").asInt(), restorecon::toString);
+    assertEquals(6, report.get("counts").get("visited").asLong(), report::toString);
+
+    Cli.Result check = Cli.run("check", "-v", "--json", "--root", root.toString());
+    JsonNode checked = report(check);
+    assertEquals("check", checked.get("command").asString());
+    assertTrue(checked.get("dryRun").asBoolean());
+    assertTrue(checked.get("counts").get("visited").asLong() >= 6, checked::toString);
+    assertEquals(checked.get("counts").get("relabeled").asLong(), checked.get("changes").size(), checked::toString);
+  }
+
+  @Test
   void withoutVerboseChangesAreCountedNotListed() {
     Cli.Result r = Cli.run("setfiles", "-n", "--json", "-r", root.toString(), spec.toString(), root + "/srv");
     JsonNode report = report(r);

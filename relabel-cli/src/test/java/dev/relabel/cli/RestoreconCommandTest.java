@@ -49,11 +49,18 @@ class RestoreconCommandTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"-p", "-l"})
+  @ValueSource(strings = {"-l"})
   void flagsTheEngineCannotHonourAreRefused(String flag) {
     Run run = restorecon(flag, "/nonexistent");
     assertEquals(255, run.status(), run::toString);
     assertTrue(run.err().contains(flag + " (") && run.err().contains("is not supported"), run::toString);
+  }
+
+  @Test
+  void progressAndVerboseAreMutuallyExclusiveAsInRestorecon() {
+    Run run = restorecon("-p", "-v", "/nonexistent");
+    assertEquals(255, run.status(), run::toString);
+    assertTrue(run.err().contains("-p and -v are mutually exclusive"), run::toString);
   }
 
   @Test
