@@ -46,9 +46,9 @@ substitute "$top/packaging/systemd/relabel-autorelabel-generator.in" > "$DESTDIR
 chmod 0755 "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
 
 # Man pages and completion, when the build made them.
-if ls "$top"/relabel-cli/target/man/*.1 >/dev/null 2>&1; then
+if ls "$top"/relabel-cli/target/man/man1/*.1 >/dev/null 2>&1; then
   install -d "$DESTDIR$PREFIX/share/man/man1"
-  install -m 0644 "$top"/relabel-cli/target/man/*.1 "$DESTDIR$PREFIX/share/man/man1/"
+  install -m 0644 "$top"/relabel-cli/target/man/man1/*.1 "$DESTDIR$PREFIX/share/man/man1/"
 fi
 if [ -f "$top/relabel-cli/target/completion/relabel" ]; then
   install -d "$DESTDIR$PREFIX/share/bash-completion/completions"

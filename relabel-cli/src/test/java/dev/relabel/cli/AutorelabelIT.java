@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.NotifySocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,9 +95,17 @@ class AutorelabelIT {
   }
 
   private static AttrTrees.Run runToTheEnd(Path root) throws Exception {
+    return runToTheEnd(root, null);
+  }
+
+  private static AttrTrees.Run runToTheEnd(Path root, String notifySocket) throws Exception {
     Path out = Files.createTempFile(base, "out", "");
     Path err = Files.createTempFile(base, "err", "");
-    Process process = autorelabel(root, out, err).start();
+    ProcessBuilder builder = autorelabel(root, out, err);
+    if (notifySocket != null) {
+      builder.environment().put("NOTIFY_SOCKET", notifySocket);
+    }
+    Process process = builder.start();
     assertTrue(process.waitFor(300, TimeUnit.SECONDS), "autorelabel did not finish");
     return new AttrTrees.Run(process.exitValue(), Files.readString(out), Files.readString(err));
   }
@@ -114,8 +123,31 @@ class AutorelabelIT {
   @Test
   void aFlaggedRootIsRelabelledAsSetfilesWouldAndTheFlagGoes() throws Exception {
     Path root = scrambledRoot("flagged", "-F ");
-    AttrTrees.Run run = runToTheEnd(root);
+    AttrTrees.Run run;
+    List<String> notifications;
+    try (NotifySocket systemd = new NotifySocket(base.resolve("notify"))) {
+      // Read as systemd does, while the relabel runs: its queue is short.
+      List<String> received = java.util.Collections.synchronizedList(new ArrayList<>());
+      java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+      Thread reader = new Thread(() -> {
+        while (!done.get()) {
+          received.addAll(systemd.drain());
+        }
+        received.addAll(systemd.drain());
+      });
+      reader.start();
+      run = runToTheEnd(root, systemd.path);
+      done.set(true);
+      reader.join();
+      notifications = List.copyOf(received);
+    }
     assertEquals(0, run.status(), run::toString);
+    // Under systemd: progress as STATUS= with EXTEND_TIMEOUT_USEC=, then READY=1 (no STOPPING=1:
+    // --no-reboot).
+    assertTrue(notifications.stream().anyMatch(n -> n.startsWith("STATUS=Relabeling " + root + ": ")
+        && n.contains("\nEXTEND_TIMEOUT_USEC=")), notifications::toString);
+    assertEquals("READY=1", notifications.get(notifications.size() - 1), notifications::toString);
+    assertFalse(notifications.contains("STOPPING=1"), notifications::toString);
     assertFalse(Files.exists(root.resolve(".autorelabel")), "the flag must go after a clean relabel");
     assertTrue(run.out().contains("Relabeling " + root + ": "), "per-filesystem progress lines: " + run);
     assertFalse(run.out().contains("\r") || run.out().contains("\u001b"), "no terminal control characters");

@@ -58,6 +58,7 @@ public final class NativeIo {
   private static final int SOCK_DGRAM = 2;
   private static final int SOCK_CLOEXEC = 02000000;
   private static final int MSG_NOSIGNAL = 0x4000;
+  private static final int MSG_DONTWAIT = 0x40;
   /** {@code sizeof(struct sockaddr_un)}: the family, then 108 bytes of path. */
   private static final int SOCKADDR_UN_SIZE = 110;
 
@@ -381,7 +382,8 @@ public final class NativeIo {
   /**
    * Sends {@code message} as one datagram to the Unix socket {@code socketPath} (raw bytes; a
    * leading '@' names an abstract socket, as {@code $NOTIFY_SOCKET} writes it), from a socket
-   * opened and closed for the purpose: the systemd notification protocol.
+   * opened and closed for the purpose: the systemd notification protocol. It never blocks: when
+   * the receiver's queue is full it fails with EAGAIN.
    */
   public static void sendDatagram(byte[] socketPath, byte[] message) throws NativeIoException {
     boolean isAbstract = socketPath.length > 0 && socketPath[0] == '@';
@@ -404,7 +406,8 @@ public final class NativeIo {
       throw NativeIoException.of("socket", socketPath, e.getErrorCode());
     }
     try {
-      sendto(fd, message, message.length, MSG_NOSIGNAL, address, length);
+      // Never wait for a service manager that does not read: the message is dropped (EAGAIN).
+      sendto(fd, message, message.length, MSG_NOSIGNAL | MSG_DONTWAIT, address, length);
     } catch (LastErrorException e) {
       throw NativeIoException.of("sendto", socketPath, e.getErrorCode());
     } finally {

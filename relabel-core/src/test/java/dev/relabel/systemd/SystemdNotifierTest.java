@@ -3,6 +3,7 @@ package dev.relabel.systemd;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.fixtures.NotifySocket;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.spec.PolicyLoader;
 import dev.relabel.walk.RelabelListener;

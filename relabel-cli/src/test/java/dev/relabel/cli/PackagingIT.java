@@ -1,0 +1,87 @@
+package dev.relabel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.relabel.fixtures.AttrTrees;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * packaging/install.sh into a scratch prefix: the launcher, jar, man pages, completion, units and
+ * generator land where it says, the installed launcher runs, and {@code systemd-analyze verify}
+ * accepts the units (their ExecStart binaries and their man pages, found through MANPATH).
+ */
+class PackagingIT {
+  @TempDir Path dir;
+  private Path prefix;
+  private Path unitDir;
+  private Path generatorDir;
+
+  @BeforeEach
+  void install() throws Exception {
+    if (System.getProperty("relabel.launcher") == null && !"true".equalsIgnoreCase(System.getenv("CI"))) {
+      Assumptions.abort("PackagingIT runs under maven-failsafe-plugin (mvn verify), after package");
+    }
+    Path top = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().getParent().getParent();
+    prefix = dir.resolve("usr");
+    unitDir = dir.resolve("lib/systemd/system");
+    generatorDir = dir.resolve("lib/systemd/system-generators");
+    AttrTrees.check(List.of(top.resolve("packaging/install.sh").toString(), "PREFIX=" + prefix, "UNITDIR=" + unitDir,
+        "GENERATORDIR=" + generatorDir), dir);
+  }
+
+  @Test
+  void everythingLandsAndTheLauncherRuns() throws Exception {
+    for (Path file : List.of(prefix.resolve("bin/relabel"), prefix.resolve("share/relabel/relabel.jar"),
+        prefix.resolve("share/man/man1/relabel.1"), prefix.resolve("share/man/man1/relabel-autorelabel.1"),
+        prefix.resolve("share/bash-completion/completions/relabel"), unitDir.resolve("relabel-autorelabel.service"),
+        unitDir.resolve("relabel-autorelabel.target"), unitDir.resolve("relabel-autorelabel-mark.service"),
+        generatorDir.resolve("relabel-autorelabel-generator"))) {
+      assertTrue(Files.isRegularFile(file), file + " is missing");
+    }
+    String service = Files.readString(unitDir.resolve("relabel-autorelabel.service"));
+    assertTrue(service.contains("ExecStart=" + prefix + "/bin/relabel autorelabel\n"), service);
+    assertFalse(service.contains("@"), "every placeholder substituted: " + service);
+    AttrTrees.Run version = AttrTrees.run(List.of(prefix.resolve("bin/relabel").toString(), "--version"), dir, null,
+        Map.of("JAVA_HOME", System.getProperty("java.home")));
+    assertEquals(0, version.status(), version::toString);
+    assertTrue(version.out().startsWith("relabel "), version::toString);
+  }
+
+  @Test
+  void systemdAcceptsTheUnits() throws Exception {
+    if (!Files.isExecutable(Path.of("/usr/bin/systemd-analyze"))) {
+      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+        fail("CI=true and systemd-analyze is missing (apt-get install systemd)");
+      }
+      Assumptions.abort("systemd-analyze is missing");
+    }
+    AttrTrees.Run verify = AttrTrees.run(List.of("systemd-analyze", "verify",
+        unitDir.resolve("relabel-autorelabel.service").toString(), unitDir.resolve("relabel-autorelabel.target").toString(),
+        unitDir.resolve("relabel-autorelabel-mark.service").toString()), dir, null,
+        Map.of("MANPATH", prefix.resolve("share/man").toString()));
+    assertEquals(0, verify.status(), verify::toString);
+    assertEquals("", verify.out() + verify.err(), "systemd-analyze verify has nothing to say");
+  }
+
+  @Test
+  void theGeneratorLeavesTheBootAloneWithoutSelinux() throws Exception {
+    // This machine runs without SELinux: whatever /.autorelabel says, the default target stays.
+    Path early = Files.createDirectory(dir.resolve("early"));
+    AttrTrees.Run run = AttrTrees.run(List.of(generatorDir.resolve("relabel-autorelabel-generator").toString(),
+        dir.resolve("normal").toString(), early.toString(), dir.resolve("late").toString()), dir);
+    assertEquals(0, run.status(), run::toString);
+    try (var entries = Files.list(early)) {
+      assertEquals(List.of(), entries.toList());
+    }
+  }
+}
