@@ -38,8 +38,13 @@ abstract class FixfilesVerb implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "-v", description = "Print each change ('Relabeled PATH from OLD to NEW').")
-  boolean verbose;
+  @Option(names = "-v", description = "Print each change ('Relabeled PATH from OLD to NEW'), the first"
+      + " --list-limit of them, then a summary of the rest by directory and by type; -vv prints every one.")
+  boolean[] verbosity = new boolean[0];
+
+  @Option(names = "--list-limit", paramLabel = "N", defaultValue = "1000",
+      description = "With -v (and check, verify): how many changes to list before summarizing (default ${DEFAULT-VALUE}).")
+  long listLimit;
 
   @Option(names = "-F", description = "Force: set the whole context, also over a customizable type.")
   boolean force;
@@ -106,9 +111,13 @@ abstract class FixfilesVerb implements Callable<Integer> {
       io = reporting.io();
       charset = io.charset();
       output = new SetfilesOutput(io, charset, verbose());
+      if (verbosity.length < 2) {
+        output.limitListedChanges(listLimit);
+      }
       int status;
       try {
         status = run();
+        output.summarizeUnlisted(10);
       } finally {
         output.flush();
       }
@@ -132,7 +141,7 @@ abstract class FixfilesVerb implements Callable<Integer> {
 
   /** Whether changes are printed (check and verify always print them, as fixfiles passes -v). */
   boolean verbose() {
-    return verbose;
+    return verbosity.length > 0;
   }
 
   ParameterException usage(String message) {

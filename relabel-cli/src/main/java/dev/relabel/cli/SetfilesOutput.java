@@ -40,6 +40,10 @@ final class SetfilesOutput implements RelabelListener {
   private volatile byte[] rootShown;
   /** Errors that fail the whole run (status 255 whatever -C says). */
   private long fatal;
+  /** With {@link #limitListedChanges}: how many change lines at most, the changes seen, the aggregate. */
+  private long listLimit = Long.MAX_VALUE;
+  private final java.util.concurrent.atomic.AtomicLong listed = new java.util.concurrent.atomic.AtomicLong();
+  private dev.relabel.walk.ChangeSummary summary;
   /** Errors on single entries (status 255, or 1 with -C). */
   private long entryErrors;
 
@@ -60,6 +64,12 @@ final class SetfilesOutput implements RelabelListener {
     if (!verbose) {
       return;
     }
+    if (summary != null) {
+      summary.changed(change);
+      if (listed.incrementAndGet() > listLimit) {
+        return;
+      }
+    }
     ByteArrayOutputStream line = new ByteArrayOutputStream(change.path().length + 128);
     line.writeBytes(change.applied() ? RELABELED : WOULD_RELABEL);
     line.writeBytes(shown(change.path()));
@@ -69,6 +79,39 @@ final class SetfilesOutput implements RelabelListener {
     line.writeBytes(change.to().getBytes(StandardCharsets.ISO_8859_1));
     line.write('\n');
     info(line.toByteArray());
+  }
+
+  /**
+   * Lists at most {@code limit} changes; past that, they are only counted, by directory and by
+   * type transition, for {@link #summarizeUnlisted} (a summary instead of a flood).
+   */
+  void limitListedChanges(long limit) {
+    this.listLimit = limit;
+    this.summary = new dev.relabel.walk.ChangeSummary();
+  }
+
+  /**
+   * After a run with {@link #limitListedChanges}: when changes went unlisted, how many, and every
+   * change aggregated by directory and by type transition ({@code top} lines of each).
+   */
+  void summarizeUnlisted(int top) {
+    if (summary == null || summary.changes() <= listLimit) {
+      return;
+    }
+    StringBuilder text = new StringBuilder();
+    text.append(String.format(java.util.Locale.ROOT, "... %,d more changes not listed (of %,d; -vv lists them all)%n",
+        summary.changes() - listLimit, summary.changes()));
+    appendCounts(text, "Changes by directory", summary.byDirectory(), top);
+    appendCounts(text, "Changes by type (old -> new)", summary.byTransition(), top);
+    info(text.toString().getBytes(charset));
+  }
+
+  private static void appendCounts(StringBuilder text, String title, java.util.List<dev.relabel.walk.ChangeSummary.Count> counts,
+      int top) {
+    text.append(title).append(counts.size() > top ? " (top " + top + " of " + counts.size() + ")" : "").append(":\n");
+    for (dev.relabel.walk.ChangeSummary.Count count : counts.subList(0, Math.min(top, counts.size()))) {
+      text.append(String.format(java.util.Locale.ROOT, "  %,10d  %s%n", count.count(), count.key()));
+    }
   }
 
   /** setfiles -d: {@code PATH matched by CONTEXT}, for every entry a spec gives a context. */

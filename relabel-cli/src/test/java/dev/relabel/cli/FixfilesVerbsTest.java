@@ -118,6 +118,23 @@ class FixfilesVerbsTest {
   }
 
   @Test
+  void pastTheListLimitChangesAreSummarizedAndMinusVvListsThemAll() throws Exception {
+    Run all = relabel("check", "-vv", "--root", copy("all").toString());
+    long changes = all.out().lines().filter(line -> line.startsWith("Would relabel ")).count();
+    assertTrue(changes > 5, all::toString);
+
+    Run summarized = relabel("check", "--list-limit", "3", "--root", copy("summarized").toString());
+    assertEquals(0, summarized.status(), summarized::toString);
+    String out = summarized.out();
+    assertEquals(3, out.lines().filter(line -> line.startsWith("Would relabel ")).count(), out);
+    assertTrue(out.contains(String.format("... %d more changes not listed (of %d; -vv lists them all)%n", changes - 3, changes)),
+        out);
+    assertTrue(out.contains("Changes by directory"), out);
+    assertTrue(out.contains("Changes by type (old -> new)"), out);
+    assertTrue(out.contains("(unlabeled) -> "), out);
+  }
+
+  @Test
   void aPolicyUpdateRelabelsOnlyWhatItChanged() throws Exception {
     Path ours = copy("ours");
     assertEquals(0, relabel("restore", "--root", ours.toString()).status());
