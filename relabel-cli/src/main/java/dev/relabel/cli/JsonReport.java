@@ -1,5 +1,6 @@
 package dev.relabel.cli;
 
+import dev.relabel.walk.ChangeSummary;
 import dev.relabel.walk.RelabelListener;
 import dev.relabel.walk.RelabelReport;
 import java.io.OutputStream;
@@ -72,6 +73,9 @@ public final class JsonReport implements RelabelListener {
    * @param withChanges whether to list each change ({@code -v}); relabel reports only
    * @param dryRun whether nothing is written ({@code -n}); relabel reports only
    */
+  /** Every change, by directory and by type transition, whether listed or not. */
+  private final ChangeSummary summary = new ChangeSummary();
+
   public JsonReport(OutputStream out, Kind kind, String command, boolean withChanges, boolean dryRun) {
     this.out = out;
     this.kind = kind;
@@ -87,7 +91,13 @@ public final class JsonReport implements RelabelListener {
   }
 
   @Override
-  public synchronized void changed(RelabelReport.Change change) {
+  public void changed(RelabelReport.Change change) {
+    // The aggregate takes every change, listed or not, without this report's lock.
+    summary.changed(change);
+    listChange(change);
+  }
+
+  private synchronized void listChange(RelabelReport.Change change) {
     if (!withChanges || finished) {
       return;
     }
@@ -206,6 +216,10 @@ public final class JsonReport implements RelabelListener {
     json.writeEndObject();
     if (kind == Kind.RELABEL) {
       json.writeBooleanProperty("cancelled", cancelled);
+      json.writeObjectPropertyStart("summary");
+      writeCounts("byDirectory", summary.byDirectory());
+      writeCounts("byTransition", summary.byTransition());
+      json.writeEndObject();
     }
     json.writeNumberProperty("durationMs", (System.nanoTime() - startNanos) / 1_000_000);
     json.writeNumberProperty("exitStatus", exitStatus);
@@ -218,6 +232,17 @@ public final class JsonReport implements RelabelListener {
       // Standard output is gone: nobody is left to read the report.
     }
     return exitStatus;
+  }
+
+  private void writeCounts(String name, java.util.List<ChangeSummary.Count> counts) {
+    json.writeArrayPropertyStart(name);
+    for (ChangeSummary.Count count : counts) {
+      json.writeStartObject();
+      json.writeStringProperty("key", count.key());
+      json.writeNumberProperty("count", count.count());
+      json.writeEndObject();
+    }
+    json.writeEndArray();
   }
 
   /** The header, once, then the opening of the streamed list. */

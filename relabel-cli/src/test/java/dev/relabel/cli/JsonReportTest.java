@@ -138,6 +138,16 @@ class JsonReportTest {
     assertFalse(report.get("changesListed").asBoolean());
     assertEquals(0, report.get("changes").size());
     assertEquals(5, report.get("counts").get("relabeled").asLong());
+    // The aggregate holds every change all the same.
+    JsonNode transitions = report.get("summary").get("byTransition");
+    assertEquals(1, transitions.size(), report::toString);
+    assertEquals("(unlabeled) -> etc_t", transitions.get(0).get("key").asString());
+    assertEquals(5, transitions.get(0).get("count").asLong());
+    long inDirectories = 0;
+    for (JsonNode directory : report.get("summary").get("byDirectory")) {
+      inDirectories += directory.get("count").asLong();
+    }
+    assertEquals(5, inDirectories, report::toString);
     assertEquals("", r.err());
   }
 
