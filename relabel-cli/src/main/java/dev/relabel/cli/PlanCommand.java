@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -90,9 +91,18 @@ public final class PlanCommand implements Callable<Integer> {
   @Parameters(paramLabel = "PATH", arity = "1..*", description = "The trees to plan for.")
   private List<Path> paths;
 
+  @Mixin
+  private JsonOption json;
+
   @Override
   public Integer call() throws IOException, PolicyException {
-    Io io = parent.io();
+    try (Reporting reporting = Reporting.start(parent.io(), "plan", json, null, false, true)) {
+      return reporting.finish(plan(reporting));
+    }
+  }
+
+  private int plan(Reporting reporting) throws IOException, PolicyException {
+    Io io = reporting.io();
     Path base = root == null ? Path.of("/") : root;
     Path policy = fileContexts != null ? fileContexts : PolicyLoader.systemFileContexts(base);
     LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
@@ -104,11 +114,12 @@ public final class PlanCommand implements Callable<Integer> {
     ChangeSummary summary = new ChangeSummary();
     RelabelReport report;
     try (Relabeler relabeler = new Relabeler(matcher, SetfilesCommand.systemCustomizableTypes(), options,
-        new NativeFileTree(), summary)) {
+        new NativeFileTree(), reporting.listener(summary))) {
       Relabeler planned = previous == null ? relabeler
           : relabeler.changedSince(LabelMatcher.compile(PolicyLoader.lenient().load(previous)));
       report = planned.run(paths);
     }
+    reporting.completed(report);
     print(new PrintStream(io.out(), true, io.charset()), io.charset(), policy, report, summary);
     for (RelabelReport.Failure failure : report.failures()) {
       io.err().write(("relabel: " + failure.pathText() + ": " + failure.message() + "\n").getBytes(io.charset()));

@@ -132,6 +132,17 @@ class JsonReportTest {
   }
 
   @Test
+  void aPlanReportsItsAggregate() {
+    Cli.Result plan = Cli.run("plan", "--json", "-f", spec.toString(), "-r", root.toString(), root + "/srv");
+    JsonNode report = report(plan);
+    assertEquals(PlanCommand.EXIT_CHANGES, plan.status(), plan::toString);
+    assertEquals("plan", report.get("command").asString());
+    assertEquals(PlanCommand.EXIT_CHANGES, report.get("exitStatus").asInt());
+    assertEquals(5, report.get("summary").get("byTransition").get(0).get("count").asLong(), report::toString);
+    assertTrue(plan.err().contains("5 of 6 entries would be relabelled"), plan::toString);
+  }
+
+  @Test
   void withoutVerboseChangesAreCountedNotListed() {
     Cli.Result r = Cli.run("setfiles", "-n", "--json", "-r", root.toString(), spec.toString(), root + "/srv");
     JsonNode report = report(r);
