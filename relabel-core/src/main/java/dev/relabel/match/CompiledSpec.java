@@ -117,16 +117,23 @@ final class CompiledSpec {
     if (shape == Shape.EXPRESSION) {
       return hasRequiredLiterals(key) && pattern.find(key);
     }
-    if (!key.startsWith(head)) {
-      return false;
-    }
+    return key.startsWith(head) && shapeMatches(key, false);
+  }
+
+  /**
+   * For a key that starts with the head: whether the shape's tail matches the rest, or with
+   * {@code orPartially} could match it once longer ({@code HEAD.+} and {@code HEAD/.*} on the
+   * head alone need one more character).
+   */
+  private boolean shapeMatches(String key, boolean orPartially) {
     int rest = key.length() - head.length();
+    char next = rest > 0 ? key.charAt(head.length()) : 0;
     return switch (shape) {
-      case EXACT -> rest == 0 || (rest == 1 && key.charAt(head.length()) == '\n');
-      case SUBTREE -> rest == 0 || key.charAt(head.length()) == '/' || (rest == 1 && key.charAt(head.length()) == '\n');
+      case EXACT -> rest == 0 || (rest == 1 && next == '\n');
+      case SUBTREE -> rest == 0 || next == '/' || (rest == 1 && next == '\n');
       case ANY_REST -> true;
-      case SOME_REST -> rest > 0;
-      case SLASH_REST -> rest > 0 && key.charAt(head.length()) == '/';
+      case SOME_REST -> rest > 0 || orPartially;
+      case SLASH_REST -> rest > 0 ? next == '/' : orPartially;
       case EXPRESSION -> throw new AssertionError();
     };
   }
@@ -200,18 +207,7 @@ final class CompiledSpec {
       // The key ends inside the literal head: the match runs out of subject.
       return head.startsWith(key);
     }
-    if (!key.startsWith(head)) {
-      return false;
-    }
-    int rest = key.length() - head.length();
-    return switch (shape) {
-      case EXACT -> rest == 0 || (rest == 1 && key.charAt(head.length()) == '\n');
-      case SUBTREE -> rest == 0 || key.charAt(head.length()) == '/' || (rest == 1 && key.charAt(head.length()) == '\n');
-      // HEAD.+ and HEAD/.* on the head alone need one more character: partial.
-      case ANY_REST, SOME_REST -> true;
-      case SLASH_REST -> rest == 0 || key.charAt(head.length()) == '/';
-      case EXPRESSION -> throw new AssertionError();
-    };
+    return key.startsWith(head) && shapeMatches(key, true);
   }
 
   /** {@link #matchesOrPartially} as the expression alone answers it, for tests. */
