@@ -164,9 +164,11 @@ public final class TreeGenerator {
     }
     List<String> files = new ArrayList<>();
     while (tree.nodes.size() < end) {
-      // Newer directories are likelier: real trees fill a package's directory right after making it.
-      int pick = directories.size() - 1 - (int) Math.min(directories.size() - 1,
-          Math.abs(random.nextGaussian()) * Math.max(1, directories.size() / 3.0));
+      // Half the entries go to any directory, half to the newer ones: real trees fill a package's
+      // directory right after making it. A flat area (man sections, locales) fills evenly.
+      int pick = area.maxDepth() == 0 || random.nextBoolean() ? random.nextInt(directories.size())
+          : directories.size() - 1 - (int) Math.min(directories.size() - 1,
+              Math.abs(random.nextGaussian()) * Math.max(1, directories.size() / 3.0));
       String parent = directories.get(pick);
       int level = depth.get(parent);
       double roll = random.nextDouble();
