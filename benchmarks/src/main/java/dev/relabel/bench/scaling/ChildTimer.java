@@ -22,8 +22,13 @@ public final class ChildTimer {
   private final boolean gnuTime;
 
   public ChildTimer(Path scratch) {
+    this(scratch, Files.isExecutable(GNU_TIME));
+  }
+
+  /** With {@code gnuTime} false, the /proc fallback even where time(1) is installed (for its test). */
+  ChildTimer(Path scratch, boolean gnuTime) {
     this.scratch = scratch;
-    this.gnuTime = Files.isExecutable(GNU_TIME);
+    this.gnuTime = gnuTime;
   }
 
   /** How CPU and memory are measured, for the results' notes. */

@@ -21,10 +21,10 @@ class TreeGeneratorTest {
   void sameSeedSameTreeOnDisk(@TempDir Path dir) throws IOException {
     Path a = Files.createDirectory(dir.resolve("a"));
     Path b = Files.createDirectory(dir.resolve("b"));
-    assertEquals(5000, TreeGenerator.generate(a, 5000, 42));
-    assertEquals(5000, TreeGenerator.generate(b, 5000, 42));
+    assertEquals(2000, TreeGenerator.generate(a, 2000, 42));
+    assertEquals(2000, TreeGenerator.generate(b, 2000, 42));
     List<String> listing = listing(a);
-    assertEquals(5000, listing.size(), "every planned entry is on disk, nothing else");
+    assertEquals(2000, listing.size(), "every planned entry is on disk, nothing else");
     assertEquals(listing, listing(b));
   }
 
