@@ -11,45 +11,60 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import javax.imageio.ImageIO;
 
 /**
  * scaling.png: each tool's speed-up (its median wall at the fewest threads over its median wall at
- * N) against N, one line per (scope, tool, mode), and the ideal line (speed-up N / fewest) dashed
- * in grey. Drawn with Java2D, headless; no plotting library.
+ * N) against N, one panel per scope, one colour per tool, solid for relabel runs and dotted for
+ * check runs, with the ideal line (N / fewest) dashed in grey. Drawn with Java2D, headless; no
+ * plotting library.
  */
 public final class ScalingPlot {
   public static final int WIDTH = 960;
   public static final int HEIGHT = 640;
   private static final Color[] COLORS = {
-    new Color(0xd62728), new Color(0x1f77b4), new Color(0x2ca02c), new Color(0x9467bd), new Color(0xff7f0e),
+    new Color(0xd62728), new Color(0x1f77b4), new Color(0x2ca02c), new Color(0xff7f0e), new Color(0x9467bd),
     new Color(0x8c564b), new Color(0xe377c2), new Color(0x17becf)
   };
-  private static final int LEFT = 80;
-  private static final int RIGHT = 300;
-  private static final int TOP = 50;
+  private static final int LEFT = 70;
+  private static final int LEGEND = 190;
+  private static final int GAP = 50;
+  private static final int TOP = 80;
   private static final int BOTTOM = 70;
+  private static final Stroke IDEAL =
+      new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 6f}, 0f);
+  private static final Stroke SOLID = new BasicStroke(2.5f);
+  private static final Stroke DOTTED =
+      new BasicStroke(2.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f, new float[] {2f, 6f}, 0f);
 
   private ScalingPlot() {}
 
-  /** One line of the plot: its label and its points (threads → speed-up). */
-  record Series(String label, Color color, boolean dashed, Map<Integer, Double> points) {}
+  /** One line: a tool's speed-ups in one scope and mode (threads → speed-up). */
+  record Series(Trial.Scope scope, String tool, Trial.Mode mode, Map<Integer, Double> points) {}
 
   public static void write(Path file, String title, Map<Stats.Key, Stats.Median> medians) throws IOException {
     System.setProperty("java.awt.headless", "true");
-    BufferedImage image = draw(title, medians);
-    if (!ImageIO.write(image, "png", file.toFile())) {
+    if (!ImageIO.write(draw(title, medians), "png", file.toFile())) {
       throw new IOException("no PNG writer in this JVM");
     }
   }
 
   static BufferedImage draw(String title, Map<Stats.Key, Stats.Median> medians) {
     TreeSet<Integer> threads = new TreeSet<>();
-    medians.keySet().forEach(k -> threads.add(k.threads()));
+    Set<Trial.Scope> scopes = new LinkedHashSet<>();
+    Map<String, Color> colors = new LinkedHashMap<>();
+    medians.keySet().forEach(k -> {
+      threads.add(k.threads());
+      scopes.add(k.scope());
+      colors.computeIfAbsent(k.tool(), t -> COLORS[colors.size() % COLORS.length]);
+    });
     int fewest = threads.first();
     int most = Math.max(threads.last(), fewest + 1);
     List<Series> series = series(medians, fewest);
@@ -67,73 +82,91 @@ public final class ScalingPlot {
     g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
     g.setColor(Color.WHITE);
     g.fillRect(0, 0, WIDTH, HEIGHT);
-    int plotWidth = WIDTH - LEFT - RIGHT;
-    int plotHeight = HEIGHT - TOP - BOTTOM;
-    Axes axes = new Axes(fewest, most, 0, top, plotWidth, plotHeight);
-
-    // Grid and ticks.
-    g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-    for (int t = fewest; t <= most; t++) {
-      if (most - fewest > 16 && t % 4 != 0 && t != fewest) {
-        continue;
-      }
-      int x = axes.x(t);
-      g.setColor(new Color(0xeeeeee));
-      g.drawLine(x, TOP, x, TOP + plotHeight);
-      g.setColor(Color.BLACK);
-      g.drawString(Integer.toString(t), x - 4, TOP + plotHeight + 18);
-    }
-    double step = top <= 4 ? 0.5 : top <= 10 ? 1 : Math.ceil(top / 10);
-    for (double y = 0; y <= top + 1e-9; y += step) {
-      int py = axes.y(y);
-      g.setColor(new Color(0xeeeeee));
-      g.drawLine(LEFT, py, LEFT + plotWidth, py);
-      g.setColor(Color.BLACK);
-      g.drawString(String.format(Locale.ROOT, "%.1f", y), LEFT - 36, py + 4);
-    }
     g.setColor(Color.BLACK);
-    g.drawRect(LEFT, TOP, plotWidth, plotHeight);
-    g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
-    g.drawString(title, LEFT, TOP - 18);
-    g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-    g.drawString("threads (-T)", LEFT + plotWidth / 2 - 35, HEIGHT - 25);
-    Graphics2D rotated = (Graphics2D) g.create();
-    rotated.rotate(-Math.PI / 2);
-    rotated.drawString("speed-up over -T " + fewest + " (median wall)", -(TOP + plotHeight / 2 + 90), 25);
-    rotated.dispose();
+    g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+    g.drawString(title, LEFT, 30);
 
-    // The ideal line.
-    Stroke dashed = new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 6f}, 0f);
-    g.setColor(Color.GRAY);
-    g.setStroke(dashed);
-    g.drawLine(axes.x(fewest), axes.y(1), axes.x(most), axes.y((double) most / fewest));
-
-    int legendY = TOP + 10;
-    legend(g, "ideal (N / " + fewest + ")", Color.GRAY, dashed, legendY);
-    for (Series s : series) {
-      Stroke stroke = s.dashed()
-          ? new BasicStroke(2.5f, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND, 10f, new float[] {3f, 5f}, 0f)
-          : new BasicStroke(2.5f);
-      g.setColor(s.color());
-      g.setStroke(stroke);
-      int[] previous = null;
-      for (Map.Entry<Integer, Double> point : s.points().entrySet()) {
-        int[] p = {axes.x(point.getKey()), axes.y(point.getValue())};
-        if (previous != null) {
-          g.drawLine(previous[0], previous[1], p[0], p[1]);
+    int panels = scopes.size();
+    int panelWidth = (WIDTH - LEFT - LEGEND - GAP * (panels - 1)) / panels;
+    int plotHeight = HEIGHT - TOP - BOTTOM;
+    int at = 0;
+    for (Trial.Scope scope : scopes) {
+      Axes axes = new Axes(LEFT + at * (panelWidth + GAP), fewest, most, top, panelWidth, plotHeight);
+      panel(g, axes, scope, at == 0, fewest);
+      for (Series s : series) {
+        if (s.scope() != scope) {
+          continue;
         }
-        g.fillOval(p[0] - 4, p[1] - 4, 8, 8);
-        previous = p;
+        g.setColor(colors.get(s.tool()));
+        g.setStroke(s.mode() == Trial.Mode.CHECK ? DOTTED : SOLID);
+        int[] previous = null;
+        for (Map.Entry<Integer, Double> point : s.points().entrySet()) {
+          int[] p = {axes.x(point.getKey()), axes.y(point.getValue())};
+          if (previous != null) {
+            g.drawLine(previous[0], previous[1], p[0], p[1]);
+          }
+          g.fillOval(p[0] - 4, p[1] - 4, 8, 8);
+          previous = p;
+        }
       }
-      legendY += 22;
-      legend(g, s.label(), s.color(), stroke, legendY);
+      at++;
     }
+
+    // One legend for every panel: a colour per tool, a line style per mode.
+    g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+    int y = TOP + 10;
+    for (Map.Entry<String, Color> tool : colors.entrySet()) {
+      legend(g, tool.getKey(), tool.getValue(), SOLID, y);
+      y += 22;
+    }
+    y += 12;
+    legend(g, "relabel (-F) runs", Color.DARK_GRAY, SOLID, y);
+    legend(g, "check runs", Color.DARK_GRAY, DOTTED, y + 22);
+    legend(g, "ideal (N / " + fewest + ")", Color.GRAY, IDEAL, y + 44);
     g.dispose();
     return image;
   }
 
+  private static void panel(Graphics2D g, Axes axes, Trial.Scope scope, boolean first, int fewest) {
+    g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+    for (int t = axes.minX(); t <= axes.maxX(); t++) {
+      if (axes.maxX() - axes.minX() > 16 && t % 4 != 0 && t != axes.minX()) {
+        continue;
+      }
+      int x = axes.x(t);
+      g.setColor(new Color(0xeeeeee));
+      g.setStroke(new BasicStroke(1f));
+      g.drawLine(x, TOP, x, TOP + axes.height());
+      g.setColor(Color.BLACK);
+      g.drawString(Integer.toString(t), x - 4, TOP + axes.height() + 18);
+    }
+    double step = axes.maxY() <= 4 ? 0.5 : axes.maxY() <= 10 ? 1 : Math.ceil(axes.maxY() / 10);
+    for (double v = 0; v <= axes.maxY() + 1e-9; v += step) {
+      int py = axes.y(v);
+      g.setColor(new Color(0xeeeeee));
+      g.drawLine(axes.left(), py, axes.left() + axes.width(), py);
+      g.setColor(Color.BLACK);
+      g.drawString(String.format(Locale.ROOT, "%.1f", v), axes.left() - 30, py + 4);
+    }
+    g.drawRect(axes.left(), TOP, axes.width(), axes.height());
+    g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
+    g.drawString(scope == Trial.Scope.ROOT ? "tree labelled as / (setfiles -r)" : "tree at its real path (restorecon)",
+        axes.left(), TOP - 12);
+    g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+    g.drawString("threads (-T)", axes.left() + axes.width() / 2 - 35, HEIGHT - 25);
+    if (first) {
+      Graphics2D rotated = (Graphics2D) g.create();
+      rotated.rotate(-Math.PI / 2);
+      rotated.drawString("speed-up over -T " + fewest + " (median wall)", -(TOP + axes.height() / 2 + 90), 22);
+      rotated.dispose();
+    }
+    g.setColor(Color.GRAY);
+    g.setStroke(IDEAL);
+    g.drawLine(axes.x(axes.minX()), axes.y(1), axes.x(axes.maxX()), axes.y((double) axes.maxX() / fewest));
+  }
+
   private static void legend(Graphics2D g, String label, Color color, Stroke stroke, int y) {
-    int x = WIDTH - RIGHT + 20;
+    int x = WIDTH - LEGEND + 15;
     g.setColor(color);
     g.setStroke(stroke);
     g.drawLine(x, y, x + 34, y);
@@ -141,32 +174,28 @@ public final class ScalingPlot {
     g.drawString(label, x + 42, y + 4);
   }
 
-  /** Speed-up lines: colour by tool, dotted for check runs, solid for relabel runs. */
+  /** Speed-up lines, one per (scope, tool, mode) that has a run at the fewest threads. */
   static List<Series> series(Map<Stats.Key, Stats.Median> medians, int fewest) {
-    Map<String, Color> colors = new LinkedHashMap<>();
-    Map<String, Series> byLabel = new LinkedHashMap<>();
-    boolean twoScopes = medians.keySet().stream().map(Stats.Key::scope).distinct().count() > 1;
+    Map<List<Object>, Series> byKey = new LinkedHashMap<>();
     medians.forEach((key, median) -> {
       Stats.Median base = medians.get(new Stats.Key(key.scope(), key.tool(), key.mode(), fewest));
       if (base == null) {
         return;
       }
-      String colorKey = key.tool() + (twoScopes ? "/" + key.scope().text() : "");
-      Color color = colors.computeIfAbsent(colorKey, k -> COLORS[colors.size() % COLORS.length]);
-      String label = key.tool() + ", " + key.mode().text() + (twoScopes ? " (" + key.scope().text() + ")" : "");
-      byLabel.computeIfAbsent(label, l -> new Series(l, color, key.mode() == Trial.Mode.CHECK, new java.util.TreeMap<>()))
+      byKey.computeIfAbsent(List.of(key.scope(), key.tool(), key.mode()),
+              k -> new Series(key.scope(), key.tool(), key.mode(), new TreeMap<>()))
           .points().put(key.threads(), base.wallSeconds() / median.wallSeconds());
     });
-    return new ArrayList<>(byLabel.values());
+    return new ArrayList<>(byKey.values());
   }
 
-  private record Axes(int minX, int maxX, double minY, double maxY, int width, int height) {
+  private record Axes(int left, int minX, int maxX, double maxY, int width, int height) {
     int x(double v) {
-      return LEFT + (int) Math.round((v - minX) / (maxX - minX) * width);
+      return left + (int) Math.round((v - minX) / (maxX - minX) * width);
     }
 
     int y(double v) {
-      return TOP + height - (int) Math.round((v - minY) / (maxY - minY) * height);
+      return TOP + height - (int) Math.round(v / maxY * height);
     }
   }
 }

@@ -78,6 +78,23 @@ class ScheduleAndStatsTest {
   }
 
   @Test
+  void csvRoundTripAndReplot(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    List<Sample> samples = List.of(sample("relabel", 1, 1, 2.5, 150000), sample("setfiles", 2, 1, 10.25, -1),
+        new Sample(new Trial(Scope.LITERAL, Mode.CHECK, 2, 3, "restorecon"), "policycoreutils 3.4-1", 10,
+            new Measurement(1.5, Double.NaN, Double.NaN, -1)));
+    java.nio.file.Path csv = dir.resolve("results.csv");
+    ResultsCsv.write(csv, samples);
+    assertEquals(samples, ResultsCsv.read(csv));
+
+    java.nio.file.Path png = dir.resolve("scaling.png");
+    assertEquals(0, new picocli.CommandLine(new BenchMain()).execute("plot", "--csv", csv.toString(), "--out",
+        png.toString()));
+    java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
+    assertEquals(ScalingPlot.WIDTH, image.getWidth());
+    assertEquals(ScalingPlot.HEIGHT, image.getHeight());
+  }
+
+  @Test
   void childRusageParsers() {
     Measurement m = ChildTimer.fromTime(1.5, "Command exited with non-zero status 1\n0.52 0.10 151234");
     assertEquals(new Measurement(1.5, 0.52, 0.10, 151234), m);
