@@ -150,17 +150,7 @@ public final class ScalingCommand implements Callable<Integer> {
           tools.add(tool);
         }
       }
-      Map<Trial.Scope, List<String>> scopes = new LinkedHashMap<>();
-      for (Trial.Scope scope : Trial.Scope.values()) {
-        List<String> names = tools.stream().filter(t -> t.supports(scope)).map(Tool::name).toList();
-        // A scope is measured only when a reference runs in it: relabel alone compares with nothing.
-        if (names.size() > 1) {
-          scopes.put(scope, names);
-        }
-      }
-      if (scopes.isEmpty()) {
-        scopes.put(Trial.Scope.ROOT, List.of(ResultsTable.OURS));
-      }
+      Map<Trial.Scope, List<String>> scopes = scopes(tools);
 
       Path tree;
       String source;
@@ -230,6 +220,25 @@ public final class ScalingCommand implements Callable<Integer> {
       }
       removeTree(scratch, null);
     }
+  }
+
+  /**
+   * Which scopes to measure, with their tools in run order. The root scope is the setfiles
+   * comparison; the literal scope exists for restorecon (which has no -r), and the setfiles
+   * builds run there too, to be seen beside it on the same paths. relabel alone: the root scope.
+   */
+  static Map<Trial.Scope, List<String>> scopes(List<Tool> tools) {
+    Map<Trial.Scope, List<String>> scopes = new LinkedHashMap<>();
+    for (Trial.Scope scope : Trial.Scope.values()) {
+      Tool.Kind reason = scope == Trial.Scope.ROOT ? Tool.Kind.SETFILES : Tool.Kind.RESTORECON;
+      if (tools.stream().anyMatch(t -> t.kind() == reason)) {
+        scopes.put(scope, tools.stream().filter(t -> t.supports(scope)).map(Tool::name).toList());
+      }
+    }
+    if (scopes.isEmpty()) {
+      scopes.put(Trial.Scope.ROOT, tools.stream().map(Tool::name).toList());
+    }
+    return scopes;
   }
 
   private List<Tool> setfilesTools() throws IOException, InterruptedException {

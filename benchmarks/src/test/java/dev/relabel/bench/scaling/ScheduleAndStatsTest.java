@@ -45,6 +45,30 @@ class ScheduleAndStatsTest {
   }
 
   @Test
+  void scopesFollowTheReferences() {
+    Tool ours = new Tool("relabel", "v", Tool.Kind.RELABEL, List.of("bin/relabel", "setfiles"), Map.of());
+    Tool setfiles = new Tool("setfiles", "v", Tool.Kind.SETFILES, List.of("setfiles"), Map.of());
+    Tool restorecon = new Tool("restorecon", "v", Tool.Kind.RESTORECON, List.of("restorecon"), Map.of());
+    assertEquals(Map.of(Scope.ROOT, List.of("relabel", "setfiles")), ScalingCommand.scopes(List.of(ours, setfiles)));
+    assertEquals(Map.of(Scope.LITERAL, List.of("relabel", "restorecon")),
+        ScalingCommand.scopes(List.of(ours, restorecon)), "restorecon has no -r");
+    assertEquals(List.of(Scope.ROOT, Scope.LITERAL),
+        List.copyOf(ScalingCommand.scopes(List.of(ours, setfiles, restorecon)).keySet()));
+    assertEquals(List.of("relabel", "setfiles", "restorecon"),
+        ScalingCommand.scopes(List.of(ours, setfiles, restorecon)).get(Scope.LITERAL));
+    assertEquals(Map.of(Scope.ROOT, List.of("relabel")), ScalingCommand.scopes(List.of(ours)));
+
+    // The command lines: setfiles' -r only in the root scope, restorecon's -R always.
+    java.nio.file.Path tree = java.nio.file.Path.of("/t");
+    java.nio.file.Path fc = java.nio.file.Path.of("/fc");
+    assertEquals(List.of("bin/relabel", "setfiles", "-T", "2", "-F", "-r", "/t", "/fc", "/t"),
+        ours.command(2, Mode.RELABEL, Scope.ROOT, tree, fc));
+    assertEquals(List.of("setfiles", "-T", "1", "/fc", "/t"), setfiles.command(1, Mode.CHECK, Scope.LITERAL, tree, fc));
+    assertEquals(List.of("restorecon", "-R", "-T", "2", "-F", "/t"),
+        restorecon.command(2, Mode.RELABEL, Scope.LITERAL, tree, fc));
+  }
+
+  @Test
   void medianOfOddAndEvenCounts() {
     assertEquals(2.0, Stats.median(List.of(3.0, 1.0, 2.0)));
     assertEquals(2.5, Stats.median(List.of(4.0, 1.0, 3.0, 2.0)));
