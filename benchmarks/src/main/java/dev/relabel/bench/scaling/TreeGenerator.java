@@ -56,22 +56,22 @@ public final class TreeGenerator {
   }
 
   private static final List<Area> AREAS = List.of(
-      new Area("usr/bin", 0.05, List.of(), 0, 0.0, 0.12, Naming.EXECUTABLE),
+      new Area("usr/bin", 0.05, List.of(), 0, 0.0, 0.08, Naming.EXECUTABLE),
       new Area("usr/sbin", 0.01, List.of(), 0, 0.0, 0.05, Naming.EXECUTABLE),
       new Area("usr/lib/x86_64-linux-gnu", 0.09, List.of("gconv", "perl5/5.36", "security", "gdk-pixbuf-2.0/2.10.0/loaders"),
-          3, 0.04, 0.35, Naming.SHARED_LIBRARY),
-      new Area("usr/lib/python3/dist-packages", 0.14, List.of(), 5, 0.12, 0.0, Naming.PYTHON),
+          3, 0.08, 0.2, Naming.SHARED_LIBRARY),
+      new Area("usr/lib/python3/dist-packages", 0.14, List.of(), 5, 0.2, 0.0, Naming.PYTHON),
       new Area("usr/lib/systemd/system", 0.01, List.of(), 1, 0.03, 0.2, Naming.CONFIG),
       new Area("usr/lib/modules/6.1.0-28-amd64/kernel", 0.05, List.of("drivers", "fs", "net", "sound", "crypto"),
-          5, 0.1, 0.0, Naming.MODULE),
+          5, 0.18, 0.0, Naming.MODULE),
       new Area("usr/libexec", 0.01, List.of(), 2, 0.1, 0.0, Naming.EXECUTABLE),
-      new Area("usr/share/doc", 0.11, List.of(), 2, 0.25, 0.05, Naming.DOC),
+      new Area("usr/share/doc", 0.11, List.of(), 2, 0.3, 0.03, Naming.DOC),
       new Area("usr/share/man", 0.06, manDirectories(), 0, 0.0, 0.05, Naming.MAN),
       new Area("usr/share/locale", 0.05, localeDirectories(), 0, 0.0, 0.0, Naming.LOCALE),
       new Area("usr/share", 0.12, List.of("icons/hicolor/48x48/apps", "icons/hicolor/scalable/apps", "zoneinfo/Europe",
           "zoneinfo/America", "perl5", "fonts/truetype/dejavu", "applications", "mime/packages", "X11/xkb/symbols",
-          "selinux/default", "dbus-1/system.d", "polkit-1/actions"), 4, 0.08, 0.02, Naming.DATA),
-      new Area("usr/include", 0.04, List.of("linux", "x86_64-linux-gnu/sys", "openssl", "glib-2.0/gio"), 3, 0.08, 0.0,
+          "selinux/default", "dbus-1/system.d", "polkit-1/actions"), 4, 0.18, 0.02, Naming.DATA),
+      new Area("usr/include", 0.04, List.of("linux", "x86_64-linux-gnu/sys", "openssl", "glib-2.0/gio"), 3, 0.12, 0.0,
           Naming.HEADER),
       new Area("usr/local", 0.005, List.of("bin", "lib", "share/man", "src"), 3, 0.15, 0.0, Naming.EXECUTABLE),
       new Area("etc", 0.06, List.of("apt/apt.conf.d", "apt/sources.list.d", "cron.d", "cron.daily", "logrotate.d",
@@ -79,10 +79,10 @@ public final class TreeGenerator {
           "ssl/private", "pam.d", "default", "network/if-up.d", "X11/xorg.conf.d", "selinux", "security/limits.d",
           "modprobe.d", "sysctl.d", "udev/rules.d", "nginx/sites-available", "nginx/sites-enabled", "apache2/conf.d",
           "php/8.2/cli/conf.d", "mysql/conf.d", "dbus-1/system.d", "alternatives", "rc2.d", "rc3.d"),
-          2, 0.05, 0.15, Naming.CONFIG),
+          2, 0.12, 0.06, Naming.CONFIG),
       new Area("var/lib", 0.06, List.of("dpkg/info", "apt/lists", "mysql", "postgresql/15/main", "systemd/timers",
           "dhcp", "ucf/cache", "polkit-1", "sudo/lectured", "docker/volumes", "nginx", "php/sessions"),
-          4, 0.1, 0.0, Naming.STATE),
+          4, 0.18, 0.0, Naming.STATE),
       new Area("var/log", 0.02, List.of("apt", "journal", "nginx", "apache2", "mysql", "installer", "private",
           "sssd", "samba", "cups"), 2, 0.05, 0.0, Naming.LOG),
       new Area("var/cache", 0.02, List.of("apt/archives/partial", "man/cat1", "debconf", "fontconfig", "ldconfig"),
@@ -91,11 +91,11 @@ public final class TreeGenerator {
           Naming.STATE),
       new Area("var/www", 0.02, List.of("html", "html/wp-content/uploads", "cgi-bin", "html/assets/js"), 4, 0.12,
           0.0, Naming.WEB),
-      new Area("home", 0.05, homeDirectories(), 5, 0.12, 0.02, Naming.HOME),
+      new Area("home", 0.05, homeDirectories(), 5, 0.18, 0.02, Naming.HOME),
       new Area("root", 0.005, List.of(".ssh", ".cache", ".config"), 2, 0.1, 0.0, Naming.HOME),
       new Area("srv", 0.01, List.of("www/site", "ftp/pub", "rsync", "git/repos"), 4, 0.12, 0.0, Naming.WEB),
       new Area("opt", 0.02, List.of("google/chrome", "vendor/app/bin", "vendor/app/lib", "vendor/app/share/man/man1",
-          "jdk-17/bin", "jdk-17/lib"), 4, 0.1, 0.05, Naming.SHARED_LIBRARY),
+          "jdk-17/bin", "jdk-17/lib"), 4, 0.12, 0.05, Naming.SHARED_LIBRARY),
       new Area("boot", 0.002, List.of("grub/i386-pc", "grub/fonts"), 1, 0.0, 0.0, Naming.MODULE),
       new Area("run", 0.003, List.of("systemd", "user/1000", "lock", "udev/data"), 2, 0.05, 0.0, Naming.STATE),
       new Area("usr/src", 0.003, List.of("linux-headers-6.1.0-28-amd64/include"), 4, 0.15, 0.0, Naming.HEADER));
@@ -172,7 +172,17 @@ public final class TreeGenerator {
       String parent = directories.get(pick);
       int level = depth.get(parent);
       double roll = random.nextDouble();
-      if (level < area.maxDepth() && roll < area.dirChance()) {
+      if (roll < area.dirChance()) {
+        // A directory as deep as the area goes gets no subdirectory: another one may, else a file
+        // (not a symlink, which would skew their share).
+        for (int tries = 0; level >= area.maxDepth() && tries < 4; tries++) {
+          parent = directories.get(random.nextInt(directories.size()));
+          level = depth.get(parent);
+        }
+        if (level >= area.maxDepth()) {
+          files.add(tree.child(parent, fileName(area.naming(), random), false, null));
+          continue;
+        }
         String path = tree.child(parent, directoryName(area.naming(), level, random), true, null);
         directories.add(path);
         depth.put(path, level + 1);
