@@ -23,20 +23,28 @@ class ScheduleAndStatsTest {
     assertEquals(List.of(
         new Trial(Scope.ROOT, Mode.RELABEL, 1, 1, "relabel"),
         new Trial(Scope.ROOT, Mode.RELABEL, 1, 1, "setfiles"),
-        new Trial(Scope.ROOT, Mode.RELABEL, 1, 2, "relabel"),
-        new Trial(Scope.ROOT, Mode.RELABEL, 1, 2, "setfiles")), plan.subList(0, 4), "A B A B");
-    // Every tool finishes repeat r before any tool starts r + 1, within each (scope, mode, -T).
+        new Trial(Scope.ROOT, Mode.RELABEL, 2, 1, "relabel"),
+        new Trial(Scope.ROOT, Mode.RELABEL, 2, 1, "setfiles"),
+        new Trial(Scope.ROOT, Mode.RELABEL, 1, 2, "relabel")), plan.subList(0, 5), "A B A B, -T 1 2 1 2");
+    // Within each (scope, mode): repetition r runs every tool at every -T, tools in turn, before
+    // r + 1 starts; so -T 1 and -T 2 runs alternate too.
     for (int i = 1; i < plan.size(); i++) {
       Trial a = plan.get(i - 1);
       Trial b = plan.get(i);
-      if (a.scope() == b.scope() && a.mode() == b.mode() && a.threads() == b.threads()) {
-        List<String> order = tools.get(a.scope());
+      if (a.scope() != b.scope() || a.mode() != b.mode()) {
+        continue;
+      }
+      List<String> order = tools.get(a.scope());
+      if (a.repeat() == b.repeat() && a.threads() == b.threads()) {
+        assertEquals(order.indexOf(a.tool()) + 1, order.indexOf(b.tool()), a + " then " + b);
+      } else {
+        assertEquals(order.get(order.size() - 1), a.tool(), a + " then " + b);
+        assertEquals(order.get(0), b.tool(), a + " then " + b);
         if (a.repeat() == b.repeat()) {
-          assertEquals(order.indexOf(a.tool()) + 1, order.indexOf(b.tool()), a + " then " + b);
+          assertEquals(2, b.threads(), a + " then " + b);
         } else {
           assertEquals(a.repeat() + 1, b.repeat());
-          assertEquals(order.get(order.size() - 1), a.tool());
-          assertEquals(order.get(0), b.tool());
+          assertEquals(List.of(2, 1), List.of(a.threads(), b.threads()), a + " then " + b);
         }
       }
     }
