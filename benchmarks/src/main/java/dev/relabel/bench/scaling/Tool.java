@@ -1,0 +1,52 @@
+package dev.relabel.bench.scaling;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A tool under measurement and how to call it.
+ *
+ * @param name the name in the results ("relabel", "setfiles", "setfiles-3.11", "restorecon")
+ * @param version what it is, as precisely as the harness could tell
+ * @param kind which command line it takes
+ * @param executable the command that starts it (for relabel: the launcher and its verb)
+ * @param environment extra environment (restorecon's LD_PRELOAD)
+ */
+public record Tool(String name, String version, Kind kind, List<String> executable, Map<String, String> environment) {
+  public enum Kind { RELABEL, SETFILES, RESTORECON }
+
+  public Tool {
+    executable = List.copyOf(executable);
+    environment = Map.copyOf(environment);
+  }
+
+  /** Whether this tool can label the tree in {@code scope} (restorecon has no {@code -r}). */
+  public boolean supports(Trial.Scope scope) {
+    return kind != Kind.RESTORECON || scope == Trial.Scope.LITERAL;
+  }
+
+  /** The command line for one run. */
+  public List<String> command(int threads, Trial.Mode mode, Trial.Scope scope, Path tree, Path fileContexts) {
+    List<String> command = new ArrayList<>(executable);
+    if (kind == Kind.RESTORECON) {
+      command.addAll(List.of("-R", "-T", Integer.toString(threads)));
+      if (mode == Trial.Mode.RELABEL) {
+        command.add("-F");
+      }
+      command.add(tree.toString());
+      return command;
+    }
+    command.addAll(List.of("-T", Integer.toString(threads)));
+    if (mode == Trial.Mode.RELABEL) {
+      command.add("-F");
+    }
+    if (scope == Trial.Scope.ROOT) {
+      command.addAll(List.of("-r", tree.toString()));
+    }
+    command.add(fileContexts.toString());
+    command.add(tree.toString());
+    return command;
+  }
+}

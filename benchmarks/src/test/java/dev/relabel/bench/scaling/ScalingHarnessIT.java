@@ -1,0 +1,108 @@
+package dev.relabel.bench.scaling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.oracle.Oracles;
+import java.awt.image.BufferedImage;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The harness's quick mode, end to end: a small generated tree, -T 1 and 2, one run each, relabel
+ * against Debian's setfiles (and restorecon where gcc can build its shim), both modes; then the
+ * three files' structure. Runs under failsafe (mvn verify), after package has built relabel.jar.
+ */
+class ScalingHarnessIT {
+  private static final int SIZE = 3000;
+
+  @Test
+  void quickModeWritesAllThreeFiles(@TempDir Path dir) throws Exception {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
+      Assumptions.abort("runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
+    }
+    AttrTrees.requireTools(true);
+    Path launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
+    Path out = dir.resolve("out");
+    Path work = Files.createDirectory(dir.resolve("work"));
+    boolean gcc = Versions.output(List.of("gcc", "--version")) != null;
+
+    StringWriter log = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchMain());
+    cli.setOut(new PrintWriter(log));
+    cli.setErr(new PrintWriter(err));
+    int status = cli.execute("scaling", "--generate", Integer.toString(SIZE), "--threads", "1,2", "--repeat", "1",
+        "--compare", "setfiles,restorecon", "--mode", "both", "--out", out.toString(), "--work", work.toString(),
+        "--relabel", launcher.toString());
+    assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
+    if (!gcc) {
+      assertTrue(err.toString().contains("restorecon skipped: gcc is not installed"), err.toString());
+    }
+    try (var left = Files.list(work)) {
+      assertEquals(0, left.count(), "the generated tree is removed");
+    }
+
+    // results.csv: the header, then one row per tool, -T and mode in each scope.
+    List<String> lines = Files.readAllLines(out.resolve("results.csv"));
+    assertEquals(ResultsCsv.HEADER, lines.get(0));
+    Map<String, String[]> rows = new HashMap<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] f = line.split(",", -1);
+      assertEquals(11, f.length, line);
+      rows.put(f[0] + "/" + f[2] + "/" + f[3] + "/" + f[4], f);
+      assertEquals(Integer.toString(SIZE + 1), f[6], "entries, the root included: " + line);
+      assertTrue(Double.parseDouble(f[7]) > 0, "wall: " + line);
+      assertTrue(Double.parseDouble(f[8]) + Double.parseDouble(f[9]) > 0, "cpu: " + line);
+      if (Files.isExecutable(ChildTimer.GNU_TIME)) {
+        assertTrue(Long.parseLong(f[10]) > 1000, "peak RSS: " + line);
+      }
+    }
+    List<String> expected = new ArrayList<>();
+    for (String mode : List.of("relabel", "check")) {
+      for (String threads : List.of("1", "2")) {
+        expected.add("relabel/root/" + threads + "/" + mode);
+        expected.add("setfiles/root/" + threads + "/" + mode);
+        if (gcc) {
+          expected.add("relabel/literal/" + threads + "/" + mode);
+          expected.add("setfiles/literal/" + threads + "/" + mode);
+          expected.add("restorecon/literal/" + threads + "/" + mode);
+        }
+      }
+    }
+    assertEquals(new java.util.TreeSet<>(expected), new java.util.TreeSet<>(rows.keySet()));
+    assertTrue(rows.get("setfiles/root/1/relabel")[1].startsWith("policycoreutils "), "setfiles' version from dpkg");
+
+    // results.md: wall medians and a ratio column for each reference, a row per mode and -T.
+    String md = Files.readString(out.resolve("results.md"));
+    assertTrue(md.contains("| mode | -T | relabel | setfiles | relabel / setfiles |"), md);
+    for (String mode : List.of("relabel", "check")) {
+      for (String threads : List.of("1", "2")) {
+        assertTrue(md.matches("(?s).*\\| " + mode + " \\| " + threads
+            + " \\| [0-9.]+ \\(1\\) \\| [0-9.]+ \\(1\\) \\| [0-9]+\\.[0-9]{3} \\|.*"), mode + " -T " + threads + ":\n" + md);
+      }
+    }
+    if (gcc) {
+      assertTrue(md.contains("| relabel / setfiles | relabel / restorecon |"), md);
+    }
+
+    // scaling.png decodes, at the size the plot draws.
+    BufferedImage png = ImageIO.read(out.resolve("scaling.png").toFile());
+    assertNotNull(png, "a PNG ImageIO can read");
+    assertEquals(ScalingPlot.WIDTH, png.getWidth());
+    assertEquals(ScalingPlot.HEIGHT, png.getHeight());
+  }
+}

@@ -1,0 +1,142 @@
+package dev.relabel.bench.scaling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.bench.scaling.Trial.Mode;
+import dev.relabel.bench.scaling.Trial.Scope;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ScheduleAndStatsTest {
+  @Test
+  void toolsAlternateRunByRun() {
+    Map<Scope, List<String>> tools = new LinkedHashMap<>();
+    tools.put(Scope.ROOT, List.of("relabel", "setfiles"));
+    tools.put(Scope.LITERAL, List.of("relabel", "setfiles", "restorecon"));
+    List<Trial> plan = Schedule.plan(tools, List.of(Mode.RELABEL, Mode.CHECK), List.of(1, 2), 3);
+    assertEquals((2 + 3) * 2 * 2 * 3, plan.size());
+    assertEquals(List.of(
+        new Trial(Scope.ROOT, Mode.RELABEL, 1, 1, "relabel"),
+        new Trial(Scope.ROOT, Mode.RELABEL, 1, 1, "setfiles"),
+        new Trial(Scope.ROOT, Mode.RELABEL, 2, 1, "relabel"),
+        new Trial(Scope.ROOT, Mode.RELABEL, 2, 1, "setfiles"),
+        new Trial(Scope.ROOT, Mode.RELABEL, 1, 2, "relabel")), plan.subList(0, 5), "A B A B, -T 1 2 1 2");
+    // Within each (scope, mode): repetition r runs every tool at every -T, tools in turn, before
+    // r + 1 starts; so -T 1 and -T 2 runs alternate too.
+    for (int i = 1; i < plan.size(); i++) {
+      Trial a = plan.get(i - 1);
+      Trial b = plan.get(i);
+      if (a.scope() != b.scope() || a.mode() != b.mode()) {
+        continue;
+      }
+      List<String> order = tools.get(a.scope());
+      if (a.repeat() == b.repeat() && a.threads() == b.threads()) {
+        assertEquals(order.indexOf(a.tool()) + 1, order.indexOf(b.tool()), a + " then " + b);
+      } else {
+        assertEquals(order.get(order.size() - 1), a.tool(), a + " then " + b);
+        assertEquals(order.get(0), b.tool(), a + " then " + b);
+        if (a.repeat() == b.repeat()) {
+          assertEquals(2, b.threads(), a + " then " + b);
+        } else {
+          assertEquals(a.repeat() + 1, b.repeat());
+          assertEquals(List.of(2, 1), List.of(a.threads(), b.threads()), a + " then " + b);
+        }
+      }
+    }
+    assertEquals(new Trial(Scope.LITERAL, Mode.CHECK, 2, 3, "restorecon"), plan.get(plan.size() - 1));
+    assertThrows(IllegalArgumentException.class, () -> Schedule.plan(tools, List.of(Mode.CHECK), List.of(1), 0));
+  }
+
+  @Test
+  void scopesFollowTheReferences() {
+    Tool ours = new Tool("relabel", "v", Tool.Kind.RELABEL, List.of("bin/relabel", "setfiles"), Map.of());
+    Tool setfiles = new Tool("setfiles", "v", Tool.Kind.SETFILES, List.of("setfiles"), Map.of());
+    Tool restorecon = new Tool("restorecon", "v", Tool.Kind.RESTORECON, List.of("restorecon"), Map.of());
+    assertEquals(Map.of(Scope.ROOT, List.of("relabel", "setfiles")), ScalingCommand.scopes(List.of(ours, setfiles)));
+    assertEquals(Map.of(Scope.LITERAL, List.of("relabel", "restorecon")),
+        ScalingCommand.scopes(List.of(ours, restorecon)), "restorecon has no -r");
+    assertEquals(List.of(Scope.ROOT, Scope.LITERAL),
+        List.copyOf(ScalingCommand.scopes(List.of(ours, setfiles, restorecon)).keySet()));
+    assertEquals(List.of("relabel", "setfiles", "restorecon"),
+        ScalingCommand.scopes(List.of(ours, setfiles, restorecon)).get(Scope.LITERAL));
+    assertEquals(Map.of(Scope.ROOT, List.of("relabel")), ScalingCommand.scopes(List.of(ours)));
+
+    // The command lines: setfiles' -r only in the root scope, restorecon's -R always.
+    java.nio.file.Path tree = java.nio.file.Path.of("/t");
+    java.nio.file.Path fc = java.nio.file.Path.of("/fc");
+    assertEquals(List.of("bin/relabel", "setfiles", "-T", "2", "-F", "-r", "/t", "/fc", "/t"),
+        ours.command(2, Mode.RELABEL, Scope.ROOT, tree, fc));
+    assertEquals(List.of("setfiles", "-T", "1", "/fc", "/t"), setfiles.command(1, Mode.CHECK, Scope.LITERAL, tree, fc));
+    assertEquals(List.of("restorecon", "-R", "-T", "2", "-F", "/t"),
+        restorecon.command(2, Mode.RELABEL, Scope.LITERAL, tree, fc));
+  }
+
+  @Test
+  void medianOfOddAndEvenCounts() {
+    assertEquals(2.0, Stats.median(List.of(3.0, 1.0, 2.0)));
+    assertEquals(2.5, Stats.median(List.of(4.0, 1.0, 3.0, 2.0)));
+    assertEquals(7.0, Stats.median(List.of(7.0)));
+    assertEquals(1.5, Stats.median(List.of(1.0, Double.NaN, 2.0)), "an unknown figure is left out");
+    assertTrue(Double.isNaN(Stats.median(List.of())));
+  }
+
+  @Test
+  void mediansPerToolModeAndThreads() {
+    List<Sample> samples = new ArrayList<>();
+    double[] ours = {1.0, 5.0, 2.0};
+    double[] theirs = {10.0, 30.0, 20.0};
+    for (int r = 0; r < 3; r++) {
+      samples.add(sample("relabel", 1, r + 1, ours[r], 100 + r));
+      samples.add(sample("setfiles", 1, r + 1, theirs[r], 50));
+      samples.add(sample("relabel", 2, r + 1, ours[r] / 2, -1));
+    }
+    Map<Stats.Key, Stats.Median> medians = Stats.medians(samples);
+    assertEquals(3, medians.size());
+    Stats.Median m = medians.get(new Stats.Key(Scope.ROOT, "relabel", Mode.RELABEL, 1));
+    assertEquals(2.0, m.wallSeconds(), "median, not mean (the outlier 5.0 does not count)");
+    assertEquals(101, m.peakRssKb());
+    assertEquals(3, m.runs());
+    assertEquals(20.0, medians.get(new Stats.Key(Scope.ROOT, "setfiles", Mode.RELABEL, 1)).wallSeconds());
+    assertEquals(-1, medians.get(new Stats.Key(Scope.ROOT, "relabel", Mode.RELABEL, 2)).peakRssKb(),
+        "unknown RSS stays unknown");
+
+    String md = ResultsTable.render("# t\n", medians);
+    assertTrue(md.contains("| relabel | 1 | 2.000 (3) | 20.000 (3) | 0.100 |"), md);
+  }
+
+  @Test
+  void csvRoundTripAndReplot(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    List<Sample> samples = List.of(sample("relabel", 1, 1, 2.5, 150000), sample("setfiles", 2, 1, 10.25, -1),
+        new Sample(new Trial(Scope.LITERAL, Mode.CHECK, 2, 3, "restorecon"), "policycoreutils 3.4-1", 10,
+            new Measurement(1.5, Double.NaN, Double.NaN, -1)));
+    java.nio.file.Path csv = dir.resolve("results.csv");
+    ResultsCsv.write(csv, samples);
+    assertEquals(samples, ResultsCsv.read(csv));
+
+    java.nio.file.Path png = dir.resolve("scaling.png");
+    assertEquals(0, new picocli.CommandLine(new BenchMain()).execute("plot", "--csv", csv.toString(), "--out",
+        png.toString()));
+    java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
+    assertEquals(ScalingPlot.WIDTH, image.getWidth());
+    assertEquals(ScalingPlot.HEIGHT, image.getHeight());
+  }
+
+  @Test
+  void childRusageParsers() {
+    Measurement m = ChildTimer.fromTime(1.5, "Command exited with non-zero status 1\n0.52 0.10 151234");
+    assertEquals(new Measurement(1.5, 0.52, 0.10, 151234), m);
+    Measurement s = ChildTimer.fromStat(2.0,
+        "123 (sh (odd) name) S 1 123 123 0 -1 4194304 100 200 0 0 1 2 52 10 20 0 1 0 100 1000 200");
+    assertEquals(new Measurement(2.0, 0.52, 0.10, -1), s);
+  }
+
+  private static Sample sample(String tool, int threads, int repeat, double wall, long rss) {
+    return new Sample(new Trial(Scope.ROOT, Mode.RELABEL, threads, repeat, tool), "v", 10,
+        new Measurement(wall, wall / 2, 0.1, rss));
+  }
+}
