@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
           + " the system's own policy; then remove the file, sync and reboot (systemctl --force"
           + " reboot) unless --no-reboot. Without /.autorelabel it does nothing and exits 0.",
       "",
-      "Progress is one plain line per filesystem every few seconds ('Relabeling /home: 41% (1.2M"
+      "Progress is one plain line per filesystem every few seconds ('Relabeling /home: 41%% (1.2M"
           + " of 2.9M entries, ETA 3m10s)'), fit for a boot console. Under systemd"
           + " ($NOTIFY_SOCKET) the same lines are STATUS= notifications, each with"
           + " EXTEND_TIMEOUT_USEC=, and READY=1 follows a finished relabel: the unit's start"

@@ -21,6 +21,19 @@ class RelabelCommandTest {
   }
 
   @Test
+  void everyVerbHasItsHelp() {
+    // A '%' in a description is a format directive to picocli: a bad one breaks --help.
+    for (String verb : RelabelCommand.commandLine(Io.system()).getSubcommands().keySet()) {
+      if (verb.equals("help")) {
+        continue; // picocli's own, tested above
+      }
+      Result r = Cli.run(verb, "--help");
+      assertEquals(0, r.status(), verb + ": " + r);
+      assertTrue(r.outLatin1().startsWith("Usage: relabel " + verb), verb + ": " + r);
+    }
+  }
+
+  @Test
   void helpCommandShowsAVerbsHelp() {
     Result r = Cli.run("help", "lookup");
     assertEquals(0, r.status());
