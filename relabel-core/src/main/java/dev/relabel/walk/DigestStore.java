@@ -9,7 +9,8 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * Stores directory digests once a root has been labelled. The walk keeps no descriptor open for
+ * Stores directory digests once a root has been labelled (and reaches multiply-linked files again
+ * to label them, see {@code Walk.labelMultiLinked}). The walk keeps no descriptor open for
  * this, so each directory is reached again from the root, one {@code O_NOFOLLOW} component at a
  * time, sharing the opened ancestors between neighbours (the paths are sorted), and written only
  * if it is still the directory (device and inode) the walk labelled.
@@ -20,7 +21,7 @@ final class DigestStore {
   private static final long RAMFS = 0x858458f6L;
   private static final long SYSFS = 0x62656572L;
 
-  /** A directory the walk labelled, and the digest it is to get. */
+  /** An entry the walk met, and, for a directory, the digest it is to get (null otherwise). */
   record Pending(byte[] path, long device, long inode, byte[] digest) {}
 
   private DigestStore() {}
@@ -31,10 +32,34 @@ final class DigestStore {
   }
 
   static void store(FileTree tree, byte[] root, List<Pending> pending, RelabelListener listener) {
+    visit(tree, root, pending, (holder, name, directory) -> holder.setDigest(name, directory.digest(), directory.path()),
+        (path, e) -> listener.warned("setxattr failed: " + Walk.text(path) + ": " + reason(e)));
+  }
+
+  /** What is done to each entry reached again, through the directory that holds it. */
+  @FunctionalInterface
+  interface Action {
+    void apply(FileTree.Directory holder, byte[] name, Pending entry) throws IOException;
+  }
+
+  /** What is done when an entry cannot be reached again, or its action fails. */
+  @FunctionalInterface
+  interface OnFailure {
+    void failed(byte[] path, IOException e);
+  }
+
+  /**
+   * Reaches each entry of {@code pending} (all at or beneath {@code root}) again, in path order,
+   * from the root's parent one {@code O_NOFOLLOW} directory at a time, sharing the ancestors
+   * neighbours have in common, and applies {@code action} when the entry is still the one the
+   * walk met (device and inode).
+   */
+  static void visit(FileTree tree, byte[] root, List<Pending> pending, Action action, OnFailure onFailure) {
     if (pending.isEmpty()) {
       return;
     }
-    pending.sort((a, b) -> Arrays.compareUnsigned(a.path(), b.path()));
+    List<Pending> sorted = new java.util.ArrayList<>(pending);
+    sorted.sort((a, b) -> Arrays.compareUnsigned(a.path(), b.path()));
     // The open directories from the root's parent down, each with its path.
     Deque<byte[]> paths = new ArrayDeque<>();
     Deque<FileTree.Directory> opened = new ArrayDeque<>();
@@ -42,15 +67,15 @@ final class DigestStore {
       byte[] base = parentOf(root);
       opened.push(tree.open(base));
       paths.push(base);
-      for (Pending directory : pending) {
+      for (Pending entry : sorted) {
         try {
-          store(directory, paths, opened);
+          reach(entry, paths, opened, action);
         } catch (IOException e) {
-          listener.warned("setxattr failed: " + Walk.text(directory.path()) + ": " + reason(e));
+          onFailure.failed(entry.path(), e);
         }
       }
     } catch (IOException e) {
-      listener.warned("setxattr failed: " + Walk.text(root) + ": " + reason(e));
+      onFailure.failed(root, e);
     } finally {
       while (!opened.isEmpty()) {
         opened.pop().close();
@@ -58,7 +83,7 @@ final class DigestStore {
     }
   }
 
-  private static void store(Pending directory, Deque<byte[]> paths, Deque<FileTree.Directory> opened)
+  private static void reach(Pending directory, Deque<byte[]> paths, Deque<FileTree.Directory> opened, Action action)
       throws IOException {
     byte[] path = directory.path();
     boolean isRoot = path.length == 1 && path[0] == '/';
@@ -84,9 +109,9 @@ final class DigestStore {
     FileTree.Directory holder = opened.peek();
     FileTree.Status now = holder.status(name, path);
     if (now.device() != directory.device() || now.inode() != directory.inode()) {
-      throw new IOException("replaced since it was labelled; digest not stored");
+      throw new IOException("replaced since the walk met it; left alone");
     }
-    holder.setDigest(name, directory.digest(), path);
+    action.apply(holder, name, directory);
   }
 
   private static boolean isAncestorOrSelf(byte[] ancestor, byte[] path) {

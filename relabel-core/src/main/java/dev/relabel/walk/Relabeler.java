@@ -96,6 +96,7 @@ public final class Relabeler implements AutoCloseable {
       ForkJoinTask<Void> task = pool.submit(new RootTask(walk, path));
       try {
         task.get();
+        walk.labelMultiLinked(path);
         walk.storeDigests(path);
       } catch (InterruptedException e) {
         interrupted = true;

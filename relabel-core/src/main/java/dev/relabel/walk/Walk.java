@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,7 +46,6 @@ final class Walk {
 
   private record Inode(long device, long inode) {}
 
-  private record Association(byte[] path, String context) {}
 
   final LabelMatcher matcher;
   final LabelRules rules;
@@ -57,7 +57,7 @@ final class Walk {
   private final String alternateRoot;
   private final Queue<Counters> allCounters = new ConcurrentLinkedQueue<>();
   private final ThreadLocal<Counters> counters = ThreadLocal.withInitial(this::newCounters);
-  private final ConcurrentHashMap<Inode, Association> links = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<Inode, LinkNames> links = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
   private final boolean onlyChanged;
@@ -290,11 +290,17 @@ final class Walk {
         if (options.skipMultiLinked()) {
           return;
         }
-        if (!firstName(new Inode(known.device(), known.inode()), path, specified)) {
-          return;
-        }
+        // Decided once every name of the inode is known (see labelMultiLinked).
+        links.computeIfAbsent(new Inode(known.device(), known.inode()), k -> new LinkNames()).add(path, specified);
+        return;
       }
     }
+    apply(directory, name, path, specified, c);
+  }
+
+  /** Reads the entry's label, and writes the one the rules decide for {@code specified}. */
+  private void apply(FileTree.Directory directory, byte[] name, byte[] path, String specified, Counters c)
+      throws IOException {
     if (options.logMatches()) {
       listener.matched(path, specified);
     }
@@ -314,22 +320,65 @@ final class Walk {
     }
   }
 
+  /** The names a multiply-linked inode was met under in this root, each with its spec's context. */
+  private static final class LinkNames {
+    private final List<byte[]> paths = new ArrayList<>(2);
+    private final List<String> contexts = new ArrayList<>(2);
+
+    synchronized void add(byte[] path, String context) {
+      paths.add(path);
+      contexts.add(context);
+    }
+  }
+
   /**
-   * setfiles' hard link rule (libselinux's {@code filespec_add}): the first name of an inode fixes
-   * its label and is the only one handled; every later name is left alone ("already an
-   * association and it took precedence"), and reported when its spec gives a different label.
-   * So a dry run reports one change per inode, as a real run makes one.
+   * setfiles' hard link rule (libselinux's {@code filespec_add}): one name of an inode fixes its
+   * label and is the only one handled; every other name is left alone, and reported when its spec
+   * gives a different label. libselinux takes the first name its walk meets, which with several
+   * workers depends on their timing; here the inode is decided when the root's walk is done, by
+   * the smallest of its names (byte order), so every run at every -T makes the same choice. Each
+   * deciding name is reached again from the root, one O_NOFOLLOW directory at a time, and
+   * labelled only if it is still the same inode. A dry run reports one change per inode.
    */
-  private boolean firstName(Inode inode, byte[] path, String context) {
-    Association first = links.putIfAbsent(inode, new Association(path, context));
-    if (first == null) {
-      return true;
+  void labelMultiLinked(byte[] root) {
+    if (links.isEmpty() || cancelled) {
+      return;
     }
-    if (!first.context().equals(context)) {
-      listener.warned("conflicting specifications for " + text(path) + " and " + text(first.path()) + ", using "
-          + first.context() + ".");
+    List<Map.Entry<Inode, LinkNames>> inodes = new ArrayList<>(links.entrySet());
+    List<DigestStore.Pending> winners = new ArrayList<>(inodes.size());
+    java.util.Map<String, String> contextByWinner = new java.util.HashMap<>();
+    for (Map.Entry<Inode, LinkNames> entry : inodes) {
+      LinkNames names = entry.getValue();
+      int first = 0;
+      for (int i = 1; i < names.paths.size(); i++) {
+        if (java.util.Arrays.compareUnsigned(names.paths.get(i), names.paths.get(first)) < 0) {
+          first = i;
+        }
+      }
+      byte[] winner = names.paths.get(first);
+      String context = names.contexts.get(first);
+      winners.add(new DigestStore.Pending(winner, entry.getKey().device(), entry.getKey().inode(), null));
+      contextByWinner.put(Latin1.of(winner), context);
     }
-    return false;
+    winners.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
+    for (DigestStore.Pending winner : winners) {
+      LinkNames names = links.get(new Inode(winner.device(), winner.inode()));
+      String context = contextByWinner.get(Latin1.of(winner.path()));
+      List<byte[]> others = new ArrayList<>();
+      for (int i = 0; i < names.paths.size(); i++) {
+        if (names.paths.get(i) != winner.path() && !names.contexts.get(i).equals(context)) {
+          others.add(names.paths.get(i));
+        }
+      }
+      others.sort(java.util.Arrays::compareUnsigned);
+      for (byte[] other : others) {
+        listener.warned("conflicting specifications for " + text(other) + " and " + text(winner.path()) + ", using "
+            + context + ".");
+      }
+    }
+    Counters c = counters.get();
+    DigestStore.visit(tree, root, winners, (directory, name, pending) -> apply(directory, name, pending.path(),
+        contextByWinner.get(Latin1.of(pending.path())), c), this::fail);
   }
 
   void fail(byte[] path, IOException e) {

@@ -22,13 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The engine gives the same result however its work is split: eight runs (-T 1, 2, 3, 4, each
  * twice) over identical scrambled copies of /etc and /usr/sbin (plus names that are not UTF-8 or
- * hold a newline, and a file hard-linked twice under one spec) must leave identical labels (read
+ * hold a newline, and a file hard-linked under one spec and under another) must leave identical labels (read
  * with getfattr) and identical reports: counts, failures, unused specs ({@code -W}), and the
  * changes and warnings the listener heard, as sets (lines from several threads come in any order).
  *
- * <p>Not covered, because it is not so: a multiply-linked file whose names match specs with
- * different labels gets the label of whichever name a worker meets first (setfiles at -T N too);
- * that file is reported as a conflict on every run, but which label wins may change with -T.
+ * <p>A multiply-linked file whose names match specs with different labels gets the label of its
+ * smallest name on every run (setfiles at -T N gives whichever name a worker meets first).
  */
 @Timeout(600)
 class DeterminismTest {
@@ -56,6 +55,8 @@ class DeterminismTest {
     AttrTrees.touchRaw(template.resolve("etc"), "new\nline", base);
     Path linked = Files.writeString(template.resolve("etc/relabel-linked"), "");
     Files.createLink(template.resolve("etc/relabel-linked-too"), linked);
+    // A third name under another spec (/usr/sbin, bin_t): a conflict, decided the same way each run.
+    Files.createLink(template.resolve("usr/sbin/relabel-linked-elsewhere"), linked);
     Random random = new Random(7);
     Map<String, String> scramble = new LinkedHashMap<>();
     for (String entry : AttrTrees.entries(template, base)) {
@@ -93,6 +94,8 @@ class DeterminismTest {
     LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(Oracles.DEBIAN_FILE_CONTEXTS));
     Outcome first = run(matcher, 1, 0);
     assertTrue(first.labels().size() > 1_000, "tree too small: " + first.labels().size());
+    assertTrue(first.report().toString().contains("conflicting specifications for "),
+        "the cross-spec hard link should be reported: " + first.report());
     for (int round = 0; round < 2; round++) {
       for (int threads = 1; threads <= 4; threads++) {
         if (round == 0 && threads == 1) {
