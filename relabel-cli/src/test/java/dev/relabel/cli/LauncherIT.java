@@ -115,6 +115,15 @@ class LauncherIT {
   }
 
   @Test
+  void relabelJavaOptsMayPickAnotherCollector() throws Exception {
+    // The launcher's serial collector would make the JVM refuse a second one.
+    Run r = run(launcher, Map.of("RELABEL_JAVA_OPTS", "-XX:+UseParallelGC -XX:TieredStopAtLevel=4"), new byte[0],
+        "--version");
+    assertEquals(0, r.status(), r::toString);
+    assertEquals("", r.err(), r::toString);
+  }
+
+  @Test
   void lookup() throws Exception {
     Run r = run("lookup", "-f", policy.toString(), "/some/path");
     assertEquals("/some/path\t" + CONTEXT + "\n", r.outText(), r::toString);
