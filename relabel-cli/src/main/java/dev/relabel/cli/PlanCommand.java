@@ -142,14 +142,7 @@ public final class PlanCommand implements Callable<Integer> {
     if (report.relabeled() == 0) {
       return;
     }
-    section(out, "By directory", summary.byDirectory());
-    section(out, "By type (old -> new)", summary.byTransition());
-  }
-
-  private void section(PrintStream out, String title, List<ChangeSummary.Count> counts) {
-    out.printf(Locale.ROOT, "%s%s:%n", title, counts.size() > top ? " (top " + top + " of " + counts.size() + ")" : "");
-    for (ChangeSummary.Count count : counts.subList(0, Math.min(top, counts.size()))) {
-      out.printf(Locale.ROOT, "  %,10d  %s%n", count.count(), count.key());
-    }
+    out.print(ChangeSummary.table("By directory", summary.byDirectory(), top));
+    out.print(ChangeSummary.table("By type (old -> new)", summary.byTransition(), top));
   }
 }

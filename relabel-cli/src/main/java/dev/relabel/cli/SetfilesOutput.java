@@ -101,17 +101,9 @@ final class SetfilesOutput implements RelabelListener {
     StringBuilder text = new StringBuilder();
     text.append(String.format(java.util.Locale.ROOT, "... %,d more changes not listed (of %,d; -vv lists them all)%n",
         summary.changes() - listLimit, summary.changes()));
-    appendCounts(text, "Changes by directory", summary.byDirectory(), top);
-    appendCounts(text, "Changes by type (old -> new)", summary.byTransition(), top);
+    text.append(dev.relabel.walk.ChangeSummary.table("Changes by directory", summary.byDirectory(), top));
+    text.append(dev.relabel.walk.ChangeSummary.table("Changes by type (old -> new)", summary.byTransition(), top));
     info(text.toString().getBytes(charset));
-  }
-
-  private static void appendCounts(StringBuilder text, String title, java.util.List<dev.relabel.walk.ChangeSummary.Count> counts,
-      int top) {
-    text.append(title).append(counts.size() > top ? " (top " + top + " of " + counts.size() + ")" : "").append(":\n");
-    for (dev.relabel.walk.ChangeSummary.Count count : counts.subList(0, Math.min(top, counts.size()))) {
-      text.append(String.format(java.util.Locale.ROOT, "  %,10d  %s%n", count.count(), count.key()));
-    }
   }
 
   /** setfiles -d: {@code PATH matched by CONTEXT}, for every entry a spec gives a context. */

@@ -46,6 +46,22 @@ public final class ChangeSummary implements RelabelListener {
     return sorted(byTransition);
   }
 
+  /**
+   * {@code counts} as text: "TITLE:" ("TITLE (top TOP of N):" when there are more), then the first
+   * {@code top}, one line each, the count right-aligned.
+   */
+  public static String table(String title, List<Count> counts, int top) {
+    StringBuilder text = new StringBuilder(title);
+    if (counts.size() > top) {
+      text.append(" (top ").append(top).append(" of ").append(counts.size()).append(')');
+    }
+    text.append(":\n");
+    for (Count count : counts.subList(0, Math.min(top, counts.size()))) {
+      text.append(String.format(java.util.Locale.ROOT, "  %,10d  %s%n", count.count(), count.key()));
+    }
+    return text.toString();
+  }
+
   private static List<Count> sorted(Map<String, LongAdder> counts) {
     return counts.entrySet().stream()
         .map(e -> new Count(e.getKey(), e.getValue().sum()))
