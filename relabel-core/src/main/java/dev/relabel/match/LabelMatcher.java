@@ -135,29 +135,7 @@ public final class LabelMatcher {
       throw new IllegalArgumentException("empty path");
     }
     String key = normalizer.key(latin1Path);
-    IntStream.Builder ranks = IntStream.builder();
-    PrefixIndex.Node node = literalIndex().root();
-    int depth = 0;
-    while (true) {
-      for (int rank : node.ranks()) {
-        if (byRank[rank].matchesOrPartially(key)) {
-          ranks.add(rank);
-        }
-      }
-      if (depth == key.length()) {
-        break;
-      }
-      node = node.child(key.charAt(depth++));
-      if (node == null) {
-        break;
-      }
-    }
-    if (node != null) {
-      for (int rank : PrefixIndex.below(node)) {
-        ranks.add(rank);
-      }
-    }
-    int[] matched = ranks.build().sorted().toArray();
+    int[] matched = ranksAlongAndBelow(literalIndex(), key, rank -> byRank[rank].matchesOrPartially(key));
     if (matched.length == 0 || byRank[matched[0]].spec.isNone()) {
       return Optional.empty();
     }
@@ -189,25 +167,29 @@ public final class LabelMatcher {
    */
   int[] ranksThatMayMatchBeneath(String key) {
     String prefix = key.equals("/") ? "/" : key + "/";
+    return ranksAlongAndBelow(index, prefix, rank -> byRank[rank].mayMatchExtensionOf(prefix));
+  }
+
+  /**
+   * The ranks, in order, of the specs of {@code trie} whose prefix is a prefix of {@code walked}
+   * and that {@code along} keeps, and of every spec whose prefix extends {@code walked}.
+   */
+  private static int[] ranksAlongAndBelow(PrefixIndex trie, String walked, java.util.function.IntPredicate along) {
     IntStream.Builder ranks = IntStream.builder();
-    PrefixIndex.Node node = index.root();
-    int depth = 0;
-    while (true) {
+    PrefixIndex.Node node = trie.root();
+    for (int depth = 0; node != null; depth++) {
       for (int rank : node.ranks()) {
-        if (byRank[rank].mayMatchExtensionOf(prefix)) {
+        if (along.test(rank)) {
           ranks.add(rank);
         }
       }
-      if (depth == prefix.length()) {
+      if (depth == walked.length()) {
         for (int rank : PrefixIndex.below(node)) {
           ranks.add(rank);
         }
         break;
       }
-      node = node.child(prefix.charAt(depth++));
-      if (node == null) {
-        break;
-      }
+      node = node.child(walked.charAt(depth));
     }
     return ranks.build().sorted().toArray();
   }
