@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -329,6 +328,25 @@ final class Walk {
       paths.add(path);
       contexts.add(context);
     }
+
+    /** The smallest name (byte order) decides; called once every worker is done. */
+    synchronized Decided decide(Inode inode) {
+      int first = 0;
+      for (int i = 1; i < paths.size(); i++) {
+        if (java.util.Arrays.compareUnsigned(paths.get(i), paths.get(first)) < 0) {
+          first = i;
+        }
+      }
+      String context = contexts.get(first);
+      List<byte[]> conflicting = new ArrayList<>();
+      for (int i = 0; i < paths.size(); i++) {
+        if (i != first && !contexts.get(i).equals(context)) {
+          conflicting.add(paths.get(i));
+        }
+      }
+      conflicting.sort(java.util.Arrays::compareUnsigned);
+      return new Decided(paths.get(first), inode.device(), inode.inode(), context, conflicting);
+    }
   }
 
   /**
@@ -344,42 +362,26 @@ final class Walk {
     if (links.isEmpty() || cancelled) {
       return;
     }
-    List<Map.Entry<Inode, LinkNames>> inodes = new ArrayList<>(links.entrySet());
-    List<DigestStore.Pending> winners = new ArrayList<>(inodes.size());
-    java.util.Map<String, String> contextByWinner = new java.util.HashMap<>();
-    for (Map.Entry<Inode, LinkNames> entry : inodes) {
-      LinkNames names = entry.getValue();
-      int first = 0;
-      for (int i = 1; i < names.paths.size(); i++) {
-        if (java.util.Arrays.compareUnsigned(names.paths.get(i), names.paths.get(first)) < 0) {
-          first = i;
-        }
-      }
-      byte[] winner = names.paths.get(first);
-      String context = names.contexts.get(first);
-      winners.add(new DigestStore.Pending(winner, entry.getKey().device(), entry.getKey().inode(), null));
-      contextByWinner.put(Latin1.of(winner), context);
-    }
-    winners.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
-    for (DigestStore.Pending winner : winners) {
-      LinkNames names = links.get(new Inode(winner.device(), winner.inode()));
-      String context = contextByWinner.get(Latin1.of(winner.path()));
-      List<byte[]> others = new ArrayList<>();
-      for (int i = 0; i < names.paths.size(); i++) {
-        if (names.paths.get(i) != winner.path() && !names.contexts.get(i).equals(context)) {
-          others.add(names.paths.get(i));
-        }
-      }
-      others.sort(java.util.Arrays::compareUnsigned);
-      for (byte[] other : others) {
-        listener.warned("conflicting specifications for " + text(other) + " and " + text(winner.path()) + ", using "
-            + context + ".");
+    List<Decided> decided = new ArrayList<>(links.size());
+    links.forEach((inode, names) -> decided.add(names.decide(inode)));
+    decided.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
+    for (Decided inode : decided) {
+      for (byte[] other : inode.conflicting()) {
+        listener.warned("conflicting specifications for " + text(other) + " and " + text(inode.path()) + ", using "
+            + inode.context() + ".");
       }
     }
     Counters c = counters.get();
-    DigestStore.visit(tree, root, winners, (directory, name, pending) -> apply(directory, name, pending.path(),
-        contextByWinner.get(Latin1.of(pending.path())), c), this::fail);
+    Revisit.visit(tree, root, decided, (directory, name, inode) -> apply(directory, name, inode.path(), inode.context(), c),
+        this::fail);
   }
+
+  /**
+   * A multiply-linked inode, decided: the name whose spec gives its label, that label, and its
+   * other names whose specs give another (in path order).
+   */
+  private record Decided(byte[] path, long device, long inode, String context, List<byte[]> conflicting)
+      implements Revisit.Entry {}
 
   void fail(byte[] path, IOException e) {
     int errno = e instanceof NativeIoException n ? n.errno() : 0;
