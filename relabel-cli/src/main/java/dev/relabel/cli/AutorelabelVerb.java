@@ -2,6 +2,7 @@ package dev.relabel.cli;
 
 import dev.relabel.nativeio.NativeIo;
 import dev.relabel.spec.PolicyException;
+import dev.relabel.systemd.FilesystemProgress;
 import dev.relabel.systemd.SystemdNotifier;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

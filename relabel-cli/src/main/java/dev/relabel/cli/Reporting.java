@@ -1,5 +1,6 @@
 package dev.relabel.cli;
 
+import dev.relabel.systemd.FilesystemProgress;
 import dev.relabel.walk.RelabelListener;
 import dev.relabel.walk.RelabelReport;
 import java.nio.file.Path;

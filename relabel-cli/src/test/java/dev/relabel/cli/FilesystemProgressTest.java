@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.spec.PolicyLoader;
+import dev.relabel.systemd.FilesystemProgress;
 import dev.relabel.walk.RelabelOptions;
 import dev.relabel.walk.RelabelReport;
 import dev.relabel.walk.Relabeler;

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,8 +59,8 @@ class SystemdNotifierTest {
     LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.lenient().load(policy));
     try (NotifySocket socket = new NotifySocket(dir.resolve("notify"))) {
       SystemdNotifier notifier = SystemdNotifier.of(socket.path).orElseThrow();
-      try (ProgressNotifications progress = new ProgressNotifications(notifier, Duration.ofMillis(1), () -> "/tree",
-          OptionalLong.of(8_041))) {
+      try (FilesystemProgress progress = new FilesystemProgress(line -> { }, Optional.of(notifier), Duration.ofMillis(1))) {
+        progress.expect("/tree", OptionalLong.of(8_041));
         Relabeler.onDisk(matcher, RelabelOptions.defaults().withAlternateRoot(tree), progress).run(List.of(tree));
       }
       List<String> messages = socket.drain();
@@ -77,10 +78,10 @@ class SystemdNotifierTest {
   @Test
   void statusLinesSayHowFarAndHowLong() {
     assertEquals("Relabeling /home: 41% (1.2M of 2.9M entries, ETA 3m10s)",
-        ProgressNotifications.statusLine("/home", 1_200_000, OptionalLong.of(2_900_000), 1_200_000 / 8_947.4));
+        FilesystemProgress.statusLine("/home", 1_200_000, OptionalLong.of(2_900_000), 1_200_000 / 8_947.4));
     assertEquals("Relabeling /: 12.3k entries (950/s)",
-        ProgressNotifications.statusLine("/", 12_300, OptionalLong.empty(), 12_300 / 950.0));
-    assertEquals("2h05m", ProgressNotifications.duration(7_500));
-    assertEquals("45s", ProgressNotifications.duration(45));
+        FilesystemProgress.statusLine("/", 12_300, OptionalLong.empty(), 12_300 / 950.0));
+    assertEquals("2h05m", FilesystemProgress.duration(7_500));
+    assertEquals("45s", FilesystemProgress.duration(45));
   }
 }
