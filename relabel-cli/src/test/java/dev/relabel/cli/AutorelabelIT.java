@@ -48,6 +48,7 @@ class AutorelabelIT {
       Assumptions.abort("AutorelabelIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
     }
     AttrTrees.requireTools(true);
+    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
     launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
     template = base.resolve("template");
     for (String source : List.of("/etc", "/usr/sbin", "/var/log")) {

@@ -50,6 +50,7 @@ class MillionEntriesIT {
       Assumptions.abort("MillionEntriesIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
     }
     AttrTrees.requireTools(false);
+    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
     launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
     tree = dir.resolve("tree");
     AttrTrees.check(List.of("sh", "-c", "mkdir \"$1\" && cd \"$1\" && for d in $(seq " + DIRECTORIES + "); do"

@@ -31,6 +31,7 @@ class PackagingIT {
     if (System.getProperty("relabel.launcher") == null && !"true".equalsIgnoreCase(System.getenv("CI"))) {
       Assumptions.abort("PackagingIT runs under maven-failsafe-plugin (mvn verify), after package");
     }
+    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
     Path top = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().getParent().getParent();
     prefix = dir.resolve("usr");
     unitDir = dir.resolve("lib/systemd/system");

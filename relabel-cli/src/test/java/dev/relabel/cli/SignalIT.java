@@ -51,6 +51,7 @@ class SignalIT {
       Assumptions.abort("SignalIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
     }
     AttrTrees.requireTools(false);
+    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
     launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
     tree = Files.createDirectory(dir.resolve("tree"));
     // touch with many names per call: a few seconds for the whole tree, where one process per file would take minutes.
