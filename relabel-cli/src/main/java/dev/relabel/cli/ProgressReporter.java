@@ -180,6 +180,10 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
       bar.maxHint(Math.max(count, 1));
       bar.stepTo(count);
       bar.close();
+      // progressbar 0.10.1 closes its consumer only if its render task ran once before close():
+      // a bar closed sooner is drawn but never ended. Ending it here again is harmless (end() is
+      // a no-op on an ended line) and keeps the next output off the bar's line.
+      line.end();
     }
     if (text != null) {
       printStars(count);
