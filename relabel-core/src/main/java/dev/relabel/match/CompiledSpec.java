@@ -1,5 +1,6 @@
 package dev.relabel.match;
 
+import dev.relabel.regex.LiteralHead;
 import dev.relabel.regex.PcrePattern;
 import dev.relabel.regex.PcreSyntaxException;
 import dev.relabel.spec.FileType;
@@ -61,7 +62,7 @@ final class CompiledSpec {
     this.requiredPrefix = SpecShape.requiredPrefix(regex);
     String stem = SpecShape.stem(regex);
     this.separateStem = stem != null && !requiredPrefix.startsWith(stem + "/") ? stem + "/" : null;
-    SpecShape.Head parsed = SpecShape.head(regex);
+    LiteralHead parsed = LiteralHead.of(regex);
     Shape found = parsed == null ? Shape.EXPRESSION : switch (parsed.tail()) {
       case "" -> Shape.EXACT;
       case "(/.*)?" -> Shape.SUBTREE;

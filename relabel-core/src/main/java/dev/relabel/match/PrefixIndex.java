@@ -3,7 +3,6 @@ package dev.relabel.match;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.TreeMap;
 
 /**
  * A character trie over the specs' required prefixes. Walking a key down it visits exactly the
@@ -18,10 +17,19 @@ final class PrefixIndex {
     private char[] labels = new char[0];
     private Node[] children = new Node[0];
     private int[] ranks = NO_RANKS;
+    /** How many of {@code ranks} are used, while the index is built. */
+    private int rankCount;
 
     /** The ranks of the specs whose required prefix is exactly this node's string. */
     int[] ranks() {
       return ranks;
+    }
+
+    private void addRank(int rank) {
+      if (rankCount == ranks.length) {
+        ranks = Arrays.copyOf(ranks, Math.max(2, rankCount * 2));
+      }
+      ranks[rankCount++] = rank;
     }
 
     /** The child along {@code label}, or null. */
@@ -49,27 +57,25 @@ final class PrefixIndex {
 
   /** A trie over another prefix of each spec than the one lookups need. */
   PrefixIndex(CompiledSpec[] byRank, java.util.function.Function<CompiledSpec, String> prefixOf) {
-    TreeMap<String, List<Integer>> byPrefix = new TreeMap<>();
-    for (CompiledSpec spec : byRank) {
-      byPrefix.computeIfAbsent(prefixOf.apply(spec), k -> new ArrayList<>()).add(spec.rank);
-    }
     root = new Node();
-    byPrefix.forEach((prefix, ranks) -> {
+    // Inserted in rank order, so that each node's ranks come out sorted.
+    for (CompiledSpec spec : byRank) {
+      String prefix = prefixOf.apply(spec);
       Node node = root;
       for (int i = 0; i < prefix.length(); i++) {
         node = insert(node, prefix.charAt(i));
       }
-      node.ranks = ranks.stream().mapToInt(Integer::intValue).sorted().toArray();
-    });
-    maxLists = Math.max(1, rankedDepth(root));
+      node.addRank(spec.rank);
+    }
+    maxLists = Math.max(1, finish(root));
   }
 
   private static Node insert(Node node, char label) {
-    int at = Arrays.binarySearch(node.labels, label);
-    if (at >= 0) {
-      return node.children[at];
+    Node existing = node.child(label);
+    if (existing != null) {
+      return existing;
     }
-    int slot = -at - 1;
+    int slot = -Arrays.binarySearch(node.labels, label) - 1;
     char[] labels = new char[node.labels.length + 1];
     Node[] children = new Node[labels.length];
     System.arraycopy(node.labels, 0, labels, 0, slot);
@@ -83,12 +89,16 @@ final class PrefixIndex {
     return children[slot];
   }
 
-  private static int rankedDepth(Node node) {
+  /** Trims every node's ranks to their count; returns the most ranked nodes on one branch. */
+  private static int finish(Node node) {
     int max = 0;
     for (Node child : node.children) {
-      max = Math.max(max, rankedDepth(child));
+      max = Math.max(max, finish(child));
     }
-    return max + (node.ranks.length > 0 ? 1 : 0);
+    if (node.rankCount != node.ranks.length) {
+      node.ranks = Arrays.copyOf(node.ranks, node.rankCount);
+    }
+    return max + (node.rankCount > 0 ? 1 : 0);
   }
 
   Node root() {

@@ -65,43 +65,6 @@ final class SpecShape {
   }
 
   /**
-   * An expression read as a literal head and a tail: the head is the longest run of literal
-   * characters from the start (a backslash before a non-alphanumeric character quotes it), the
-   * tail is the rest, as written. Null when a quantifier follows the head (it would apply to the
-   * head's last character).
-   *
-   * @param literal the head, unescaped
-   * @param tail the rest of the expression
-   */
-  record Head(String literal, String tail) {}
-
-  static Head head(String regex) {
-    StringBuilder literal = new StringBuilder();
-    int i = 0;
-    int n = regex.length();
-    while (i < n) {
-      char c = regex.charAt(i);
-      if (META.indexOf(c) >= 0 || c == ')' || c == '{' || c == '}' || c == ']') {
-        break;
-      }
-      if (c == '\\') {
-        if (i + 1 >= n || Character.isLetterOrDigit(regex.charAt(i + 1))) {
-          break;
-        }
-        literal.append(regex.charAt(i + 1));
-        i += 2;
-        continue;
-      }
-      literal.append(c);
-      i++;
-    }
-    if (i < n && "?*+{".indexOf(regex.charAt(i)) >= 0) {
-      return null;
-    }
-    return new Head(literal.toString(), regex.substring(i));
-  }
-
-  /**
    * A string every key the spec matches must start with. It is the longest run of literal
    * characters at the start of the expression, less a last character a quantifier may remove, and
    * at least the stem and the '/' after it, which the stem rule demands of every key (when the two

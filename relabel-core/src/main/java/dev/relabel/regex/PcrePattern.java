@@ -1,5 +1,7 @@
 package dev.relabel.regex;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -25,8 +27,29 @@ public final class PcrePattern {
     this.pattern = pattern;
   }
 
+  /**
+   * Patterns compiled lately, by source: compiling is a pure function of the source, and a
+   * policy's expressions are compiled twice in a row (the loader checks them, the matcher keeps
+   * them), which before a walk is serial time. Bounded by emptying it when full.
+   */
+  private static final Map<String, PcrePattern> RECENT = new ConcurrentHashMap<>();
+  private static final int RECENT_LIMIT = 16_384;
+
   /** Compiles a PCRE2 pattern, rejecting what PCRE2 rejects. */
   public static PcrePattern compile(String pcre) throws PcreSyntaxException {
+    PcrePattern known = RECENT.get(pcre);
+    if (known != null) {
+      return known;
+    }
+    PcrePattern compiled = translateAndCompile(pcre);
+    if (RECENT.size() >= RECENT_LIMIT) {
+      RECENT.clear();
+    }
+    RECENT.put(pcre, compiled);
+    return compiled;
+  }
+
+  private static PcrePattern translateAndCompile(String pcre) throws PcreSyntaxException {
     String java = PcreTranslator.translate(pcre);
     try {
       return new PcrePattern(pcre, Pattern.compile(java, FLAGS));
@@ -34,6 +57,16 @@ public final class PcrePattern {
       throw new PcreSyntaxException(e.getDescription(), Math.max(0, e.getIndex()));
     } catch (StackOverflowError e) {
       throw new PcreSyntaxException("pattern too complex", 0);
+    }
+  }
+
+  /**
+   * Checks that PCRE2 compiles {@code "^" + regex + "$"}, as libselinux compiles a spec's
+   * expression, without translating what is valid by construction (see {@link LiteralHead}).
+   */
+  public static void checkAnchored(String regex) throws PcreSyntaxException {
+    if (!LiteralHead.validByConstruction(regex)) {
+      compile("^" + regex + "$");
     }
   }
 
