@@ -57,7 +57,8 @@ final class Cli {
   static Result run(InputStream stdin, Charset charset, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int status = RelabelCommand.commandLine(new Io(stdin, out, err, charset)).execute(args);
+    // As main builds it: with only the verb the arguments name.
+    int status = RelabelCommand.commandLine(new Io(stdin, out, err, charset), args).execute(args);
     return new Result(status, out.toByteArray(), err.toString(charset), err.toByteArray());
   }
 

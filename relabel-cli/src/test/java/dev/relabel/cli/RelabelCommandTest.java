@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.cli.Cli.Result;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +33,24 @@ class RelabelCommandTest {
       Result r = Cli.run(verb, "--help");
       assertEquals(0, r.status(), verb + ": " + r);
       assertTrue(r.outLatin1().startsWith("Usage: relabel " + verb), verb + ": " + r);
+    }
+  }
+
+  /** main builds only the verb it runs (see RelabelCommand.commandLine(Io, String[])); nothing else may differ. */
+  @Test
+  void aVerbAloneBehavesAsInTheWholeCommand() {
+    for (String verb : RelabelCommand.commandLine(Io.system()).getSubcommands().keySet()) {
+      // Only what cannot run a verb: some would relabel the system.
+      for (List<String> args : List.of(List.of(verb, "--help"), List.of(verb, "--no-such-option"))) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = RelabelCommand.commandLine(new Io(new ByteArrayInputStream(new byte[0]), out, err,
+            StandardCharsets.UTF_8)).execute(args.toArray(String[]::new));
+        Result alone = Cli.run(args.toArray(String[]::new));
+        assertEquals(status, alone.status(), args::toString);
+        assertEquals(out.toString(StandardCharsets.UTF_8), alone.outLatin1(), args::toString);
+        assertEquals(err.toString(StandardCharsets.UTF_8), alone.err(), args::toString);
+      }
     }
   }
 

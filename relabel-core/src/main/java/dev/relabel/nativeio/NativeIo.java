@@ -115,6 +115,8 @@ public final class NativeIo {
     /** An entry name (at most 255 bytes and its NUL), for the *at calls. */
     final Memory name = new Memory(NAME_BUFFER);
     final Memory dirents = new Memory(DIRENT_BUFFER);
+    /** The records {@code dirents} holds, copied to the heap to be parsed. */
+    final byte[] direntBytes = new byte[DIRENT_BUFFER];
     final Memory label = new Memory(LABEL_BUFFER);
     final Memory xattrArgs = new Memory(XATTR_ARGS_SIZE);
     final Memory stat = new Memory(256);
@@ -179,7 +181,8 @@ public final class NativeIo {
 
   /** Every entry of the open directory {@code fd} but "." and "..", in the order the kernel gives. */
   public static List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException {
-    Memory buffer = SCRATCH.get().dirents;
+    Scratch scratch = SCRATCH.get();
+    Memory buffer = scratch.dirents;
     List<DirEntry> entries = new ArrayList<>();
     while (true) {
       long read;
@@ -191,23 +194,36 @@ public final class NativeIo {
       if (read == 0) {
         return entries;
       }
-      long at = 0;
+      // One copy into the heap: Pointer.getByte is a JNI call per byte, and a direct ByteBuffer's
+      // checked accessors were slower still under C1.
+      byte[] records = scratch.direntBytes;
+      buffer.read(0, records, 0, (int) read);
+      int at = 0;
       while (at < read) {
-        long inode = buffer.getLong(at);
-        int recordLength = buffer.getShort(at + 16) & 0xffff;
-        int type = buffer.getByte(at + 18) & 0xff;
-        long nameStart = at + 19;
-        int nameLength = 0;
-        while (buffer.getByte(nameStart + nameLength) != 0) {
-          nameLength++;
+        long inode = littleEndian(records, at, 8);
+        int recordLength = (int) littleEndian(records, at + 16, 2);
+        int type = records[at + 18] & 0xff;
+        int nameStart = at + 19;
+        int nameEnd = nameStart;
+        while (records[nameEnd] != 0) {
+          nameEnd++;
         }
-        byte[] name = buffer.getByteArray(nameStart, nameLength);
+        byte[] name = Arrays.copyOfRange(records, nameStart, nameEnd);
         if (!isDotOrDotDot(name)) {
           entries.add(new DirEntry(name, type, inode));
         }
         at += recordLength;
       }
     }
+  }
+
+  /** The {@code size}-byte unsigned field at {@code at}, as x86-64 and aarch64 (little-endian) store it. */
+  private static long littleEndian(byte[] bytes, int at, int size) {
+    long value = 0;
+    for (int i = size - 1; i >= 0; i--) {
+      value = value << 8 | (bytes[at + i] & 0xff);
+    }
+    return value;
   }
 
   private static boolean isDotOrDotDot(byte[] name) {
