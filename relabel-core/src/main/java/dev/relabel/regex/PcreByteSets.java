@@ -200,6 +200,22 @@ final class PcreByteSets {
   }
 
   /** A character as Java regex syntax that means only itself, inside or outside a class. */
+  /** {@link #appendChar} of each byte, made once. */
+  private static final String[] ONE_CHAR = new String[256];
+
+  static {
+    for (int c = 0; c < ONE_CHAR.length; c++) {
+      StringBuilder java = new StringBuilder(6);
+      appendChar(java, c);
+      ONE_CHAR[c] = java.toString();
+    }
+  }
+
+  /** A byte as Java regex syntax that means only itself, as {@link #appendChar} writes it. */
+  static String javaChar(int c) {
+    return ONE_CHAR[c];
+  }
+
   static void appendChar(StringBuilder java, int c) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' || c == '_'
         || c == ',' || c == ':' || c == '@' || c == '%' || c == '=' || c == '~') {
