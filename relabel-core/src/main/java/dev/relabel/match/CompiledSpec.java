@@ -35,6 +35,8 @@ final class CompiledSpec {
   final int rank;
   final Spec spec;
   final FileType fileType;
+  /** What a lookup this spec wins answers: made once, not at every lookup. */
+  final Label label;
   /** Every key this spec matches starts with this. */
   final String requiredPrefix;
   private final Shape shape;
@@ -58,6 +60,7 @@ final class CompiledSpec {
     this.rank = rank;
     this.spec = spec;
     this.fileType = spec.fileType();
+    this.label = Label.of(spec);
     String regex = spec.regex();
     this.requiredPrefix = SpecShape.requiredPrefix(regex);
     String stem = SpecShape.stem(regex);

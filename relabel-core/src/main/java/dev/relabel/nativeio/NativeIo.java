@@ -130,15 +130,25 @@ public final class NativeIo {
   private NativeIo() {}
 
   /**
-   * {@code name} (NUL-terminated) in the thread's native name buffer; names longer than the
-   * buffer (only whole paths can be) get their own memory.
+   * {@code name} as a C string in the thread's native name buffer: given NUL-terminated, or
+   * without its NUL (a walk passes the names getdents gave, not a terminated copy of each); names
+   * longer than the buffer (only whole paths can be) get their own memory.
    */
   private static Pointer nativeName(Scratch scratch, byte[] name) {
-    if (name.length > NAME_BUFFER) {
-      return nativeString(name);
+    boolean terminated = name.length > 0 && name[name.length - 1] == 0;
+    if (name.length >= NAME_BUFFER) {
+      return nativeString(terminated ? name : nul(name));
     }
     scratch.name.write(0, name, 0, name.length);
+    if (!terminated) {
+      scratch.name.setByte(name.length, (byte) 0);
+    }
     return scratch.name;
+  }
+
+  /** Whether {@code name} is empty (with or without its NUL): the *at call is on dirfd itself. */
+  private static boolean isEmptyName(byte[] name) {
+    return name.length == 0 || name.length == 1 && name[0] == 0;
   }
 
   /** The C library's message for {@code errno}. */
@@ -152,7 +162,7 @@ public final class NativeIo {
   }
 
   /**
-   * Opens the directory {@code name} (NUL-terminated) under {@code dirfd} without following a
+   * Opens the directory {@code name} (with or without its NUL) under {@code dirfd} without following a
    * symlink: a symlink or non-directory fails with a {@link NativeIoException.NotFollowedException}.
    *
    * @param path the full path, for error messages only
@@ -248,13 +258,13 @@ public final class NativeIo {
   }
 
   /**
-   * The status of {@code name} (NUL-terminated) under {@code dirfd}, without following a symlink;
-   * an empty name ({@code {0}}) means {@code dirfd} itself.
+   * The status of {@code name} (with or without its NUL) under {@code dirfd}, without following
+   * a symlink; an empty name means {@code dirfd} itself.
    */
   public static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     Scratch scratch = SCRATCH.get();
     Memory buffer = scratch.stat;
-    int flags = AT_SYMLINK_NOFOLLOW | (name.length == 1 ? AT_EMPTY_PATH : 0);
+    int flags = AT_SYMLINK_NOFOLLOW | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
     try {
       statx(dirfd, nativeName(scratch, name), flags, STATX_BASIC, buffer);
     } catch (LastErrorException e) {
@@ -305,7 +315,7 @@ public final class NativeIo {
   }
 
   /**
-   * The raw value of {@code security.selinux} on {@code name} (NUL-terminated; {@code {0}} for
+   * The raw value of {@code security.selinux} on {@code name} (with or without its NUL; empty for
    * {@code dirfd} itself) under {@code dirfd}, not following a symlink; null when it has none.
    */
   public static byte[] getLabel(int dirfd, byte[] name, byte[] path) throws NativeIoException {
@@ -442,12 +452,12 @@ public final class NativeIo {
   }
 
   private static int atFlags(byte[] name) {
-    return AT_SYMLINK_NOFOLLOW | (name.length == 1 ? AT_EMPTY_PATH : 0);
+    return AT_SYMLINK_NOFOLLOW | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
   }
 
   private static int openPath(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return openat(dirfd, nativeName(SCRATCH.get(), name.length == 1 ? new byte[] {'.', 0} : name),
+      return openat(dirfd, nativeName(SCRATCH.get(), isEmptyName(name) ? new byte[] {'.', 0} : name),
           O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());

@@ -75,9 +75,12 @@ public enum FileType {
   }
 
   /** The type of an {@code st_mode} value (only its {@code S_IFMT} bits are read). */
+  /** values() copies the array at every call; this is asked once per entry of a walk. */
+  private static final FileType[] ALL = values();
+
   public static FileType fromMode(int mode) {
     int format = mode & S_IFMT;
-    for (FileType type : values()) {
+    for (FileType type : ALL) {
       if (type.modeBits == format) {
         return type;
       }

@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * The real tree: every directory is a descriptor opened with {@code O_NOFOLLOW|O_DIRECTORY}
  * relative to its parent's, and every entry is reached through its directory's descriptor, so a
- * path component swapped for a symlink mid-walk is never followed.
+ * path component swapped for a symlink mid-walk is never followed. Entry names go to
+ * {@link NativeIo} as getdents gave them: it adds the NUL, so no entry needs a terminated copy.
  */
 public final class NativeFileTree implements FileTree {
   @Override
@@ -39,18 +40,18 @@ public final class NativeFileTree implements FileTree {
 
     @Override
     public Directory openChild(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      return new NativeDirectory(NativeIo.openDirectory(fd, NativeIo.nul(name), pathForErrors));
+      return new NativeDirectory(NativeIo.openDirectory(fd, name, pathForErrors));
     }
 
     @Override
     public Status status(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      NativeIo.FileStat stat = NativeIo.stat(fd, NativeIo.nul(name), pathForErrors);
+      NativeIo.FileStat stat = NativeIo.stat(fd, name, pathForErrors);
       return new Status(FileType.fromMode(stat.mode()), stat.nlink(), stat.inode(), stat.device(), stat.modifiedNanos());
     }
 
     @Override
     public byte[] label(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      byte[] value = NativeIo.getLabel(fd, NativeIo.nul(name), pathForErrors);
+      byte[] value = NativeIo.getLabel(fd, name, pathForErrors);
       if (value == null) {
         return null;
       }
@@ -66,17 +67,17 @@ public final class NativeFileTree implements FileTree {
     @Override
     public void setLabel(byte[] name, byte[] label, byte[] pathForErrors) throws NativeIoException {
       // Written as libselinux writes it: the context and its terminating NUL.
-      NativeIo.setLabel(fd, NativeIo.nul(name), NativeIo.nul(label), pathForErrors);
+      NativeIo.setLabel(fd, name, NativeIo.nul(label), pathForErrors);
     }
 
     @Override
     public byte[] digest(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      return NativeIo.getDigest(fd, NativeIo.nul(name), pathForErrors);
+      return NativeIo.getDigest(fd, name, pathForErrors);
     }
 
     @Override
     public void setDigest(byte[] name, byte[] digest, byte[] pathForErrors) throws NativeIoException {
-      NativeIo.setDigest(fd, NativeIo.nul(name), digest, pathForErrors);
+      NativeIo.setDigest(fd, name, digest, pathForErrors);
     }
 
     @Override
