@@ -17,9 +17,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code relabel}: the top-level command. It does nothing itself; each verb is a class beside this
- * one, registered in {@link WithEveryVerb}'s {@code subcommands}, that reaches the process's streams through
- * {@code @ParentCommand RelabelCommand parent; parent.io()} and reports failure by throwing (see
- * {@link #onExecutionException}).
+ * one, registered in {@link WithEveryVerb}'s {@code subcommands}, that reaches the process's
+ * streams through {@code @ParentCommand RelabelCommand parent; parent.io()} and reports failure by
+ * throwing (see {@link #onExecutionException}).
  *
  * <p>Exit status, for every verb: 0 for success, 1 for failure, usage errors included (as
  * fixfiles' {@code usage} exits 1), except that {@code setfiles} and {@code restorecon} (the verbs
@@ -74,7 +74,8 @@ public class RelabelCommand implements Runnable {
     }
   }
 
-  private static final List<Class<?>> VERBS = List.of(WithEveryVerb.class.getAnnotation(Command.class).subcommands());
+  private static final List<Class<?>> VERBS =
+      List.of(WithEveryVerb.class.getAnnotation(Command.class).subcommands());
 
   /** Exit status for success. */
   public static final int EXIT_OK = 0;

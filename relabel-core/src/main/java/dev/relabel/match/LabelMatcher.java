@@ -53,11 +53,10 @@ public final class LabelMatcher {
         order.add(specs.get(i));
       }
     }
-    // Reading each spec's shape and compiling its expression is most of this constructor's work,
-    // and serial work before a walk: done on every core, as the loader checks the expressions.
-    byRank = IntStream.range(0, order.size()).parallel()
-        .mapToObj(rank -> new CompiledSpec(rank, order.get(rank)))
-        .toArray(CompiledSpec[]::new);
+    byRank = new CompiledSpec[order.size()];
+    for (int rank = 0; rank < byRank.length; rank++) {
+      byRank[rank] = new CompiledSpec(rank, order.get(rank));
+    }
     index = new PrefixIndex(byRank);
     normalizer = new KeyNormalizer(policy.localAliases(), policy.distAliases());
     root = DirectoryMatch.of(this, "/");

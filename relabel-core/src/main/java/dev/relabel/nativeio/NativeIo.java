@@ -162,8 +162,9 @@ public final class NativeIo {
   }
 
   /**
-   * Opens the directory {@code name} (with or without its NUL) under {@code dirfd} without following a
-   * symlink: a symlink or non-directory fails with a {@link NativeIoException.NotFollowedException}.
+   * Opens the directory {@code name} (with or without its NUL) under {@code dirfd} without
+   * following a symlink: a symlink or non-directory fails with a
+   * {@link NativeIoException.NotFollowedException}.
    *
    * @param path the full path, for error messages only
    */
@@ -227,7 +228,7 @@ public final class NativeIo {
     }
   }
 
-  /** The {@code size}-byte unsigned field at {@code at}, as x86-64 and aarch64 (little-endian) store it. */
+  /** The {@code size}-byte unsigned field at {@code at}, little-endian as x86-64 and aarch64 store it. */
   private static long littleEndian(byte[] bytes, int at, int size) {
     long value = 0;
     for (int i = size - 1; i >= 0; i--) {

@@ -7,9 +7,9 @@ import java.util.Set;
  * characters from the start (a backslash before a non-alphanumeric character quotes it), the tail
  * is the rest, as written.
  *
- * <p>Most {@code file_contexts} lines are such a head followed by one of a few {@link #COMMON_TAILS}.
- * Those are decided by string comparisons, and they are valid PCRE2 by construction, which spares
- * the translation that used to be most of a policy's load.
+ * <p>Most {@code file_contexts} lines are such a head followed by one of a few
+ * {@link #COMMON_TAILS}. Those are decided by string comparisons, and they are valid PCRE2 by
+ * construction, which spares the translation that used to be most of a policy's load.
  *
  * @param literal the head, unescaped
  * @param tail the rest of the pattern
@@ -26,7 +26,10 @@ public record LiteralHead(String literal, String tail) {
 
   private static final String META = ".^$?*+|[({)}]";
 
-  /** The head and tail of {@code pattern}; null when a quantifier follows the head (it would apply to its last character). */
+  /**
+   * The head and tail of {@code pattern}; null when a quantifier follows the head (it would apply
+   * to the head's last character).
+   */
   public static LiteralHead of(String pattern) {
     StringBuilder literal = new StringBuilder();
     int i = 0;

@@ -199,7 +199,6 @@ final class PcreByteSets {
     return runs;
   }
 
-  /** A character as Java regex syntax that means only itself, inside or outside a class. */
   /** {@link #appendChar} of each byte, made once. */
   private static final String[] ONE_CHAR = new String[256];
 
@@ -216,6 +215,7 @@ final class PcreByteSets {
     return ONE_CHAR[c];
   }
 
+  /** A character as Java regex syntax that means only itself, inside or outside a class. */
   static void appendChar(StringBuilder java, int c) {
     if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '/' || c == '_'
         || c == ',' || c == ':' || c == '@' || c == '%' || c == '=' || c == '~') {

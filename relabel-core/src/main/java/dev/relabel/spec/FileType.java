@@ -74,10 +74,10 @@ public enum FileType {
     return Optional.empty();
   }
 
-  /** The type of an {@code st_mode} value (only its {@code S_IFMT} bits are read). */
-  /** values() copies the array at every call; this is asked once per entry of a walk. */
+  /** values() copies the array at every call; fromMode is asked once per entry of a walk. */
   private static final FileType[] ALL = values();
 
+  /** The type of an {@code st_mode} value (only its {@code S_IFMT} bits are read). */
   public static FileType fromMode(int mode) {
     int format = mode & S_IFMT;
     for (FileType type : ALL) {
