@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -93,8 +92,10 @@ public final class Relabeler implements AutoCloseable {
       }
       byte[] path = PathBytes.absolute(root);
       walk.beginRoot();
-      ForkJoinTask<Void> task = pool.submit(new RootTask(walk, path));
+      RootTask task = new RootTask(walk, pool, path);
       try {
+        // The root entry on this thread (see RootTask); what lies beneath it in the pool.
+        task.compute();
         task.get();
         walk.labelMultiLinked(path);
         walk.storeDigests(path);
@@ -104,11 +105,11 @@ public final class Relabeler implements AutoCloseable {
         // Every worker stops within one entry; none may still write once the report is out.
         task.quietlyJoin();
         break;
-      } catch (ExecutionException e) {
+      } catch (ExecutionException | RuntimeException | Error e) {
         // A task died (an Error: internal failures are caught per entry). Its siblings may still
         // run: stop them and wait for the pool to go quiet.
         walk.cancel();
-        walk.fail(path, 0, "internal error: " + e.getCause());
+        walk.fail(path, 0, "internal error: " + (e instanceof ExecutionException x ? x.getCause() : e));
         pool.awaitQuiescence(1, TimeUnit.MINUTES);
       }
     }

@@ -6,20 +6,28 @@ import dev.relabel.spec.FileType;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.CountedCompleter;
+import java.util.concurrent.ForkJoinPool;
 
 /**
  * Starts the walk of one root: labels the root entry itself, then, for a directory when
- * recursing, hands it to a {@link DirectoryTask}. The root's parent directories are resolved as
- * the caller named them; everything below the root is reached without following symlinks.
+ * recursing, hands it to a {@link DirectoryTask} in the pool. The root's parent directories are
+ * resolved as the caller named them; everything below the root is reached without following
+ * symlinks.
+ *
+ * <p>{@link Relabeler#run} computes it on its own thread: a root that is a file (setfiles and
+ * restorecon with a long {@code -f} list) is then labelled without waking a worker and waiting
+ * for it, which cost more than the labelling.
  */
 final class RootTask extends CountedCompleter<Void> {
   private static final long serialVersionUID = 1L;
 
   private final transient Walk walk;
+  private final transient ForkJoinPool pool;
   private final byte[] path;
 
-  RootTask(Walk walk, byte[] path) {
+  RootTask(Walk walk, ForkJoinPool pool, byte[] path) {
     this.walk = walk;
+    this.pool = pool;
     this.path = path;
   }
 
@@ -92,7 +100,7 @@ final class RootTask extends CountedCompleter<Void> {
       if (handOver == parent) {
         parent = null;
       }
-      new DirectoryTask(this, walk, null, handOver, name, path, match, status.device()).fork();
+      pool.execute(new DirectoryTask(this, walk, null, handOver, name, path, match, status.device()));
     } catch (NativeIoException.NoSuchEntryException e) {
       if (!walk.options.ignoreMissing()) {
         walk.fail(path, e);

@@ -182,6 +182,35 @@ class JimfsWalkTest {
   // ---------------------------------------------------------------------------------------------
   // The basic walk
 
+  /**
+   * A root is labelled on the caller's thread (a long -f list of files then wakes no worker per
+   * path); everything beneath it on the relabeler's own workers, never on the common pool.
+   */
+  @Test
+  void rootsOnTheCallerAndWhatLiesBeneathOnTheRelabelersWorkers() throws IOException {
+    smallTree();
+    Map<String, String> threadByPath = new ConcurrentHashMap<>();
+    RecordingListener listener = new RecordingListener() {
+      @Override
+      public void changed(RelabelReport.Change change) {
+        threadByPath.put(new String(change.path(), java.nio.charset.StandardCharsets.ISO_8859_1),
+            Thread.currentThread().getName());
+        super.changed(change);
+      }
+    };
+    RelabelReport report = run(RelabelOptions.defaults().withThreads(2), listener, "/tree/etc/passwd", "/tree/var");
+
+    assertEquals(List.of(), report.failures());
+    String caller = Thread.currentThread().getName();
+    assertEquals(caller, threadByPath.get("/tree/etc/passwd"));
+    assertEquals(caller, threadByPath.get("/tree/var"));
+    for (String below : List.of("/tree/var/log", "/tree/var/log/syslog")) {
+      String thread = threadByPath.get(below);
+      assertTrue(thread != null && thread.startsWith("ForkJoinPool-") && !thread.contains("commonPool"),
+          below + " labelled on " + thread);
+    }
+  }
+
   @Test
   void labelsEveryEntryByItsSpecAndFollowsNoSymlink() throws IOException {
     smallTree();
