@@ -31,6 +31,8 @@ public final class Relabeler implements AutoCloseable {
   private final RelabelOptions options;
   private final FileTree tree;
   private final RelabelListener listener;
+  /** What no run labels or enters (see {@link Walk#excludes}). */
+  private final Set<String> excludes;
   /**
    * The workers, shared by every run: a caller that labels many roots one run each (setfiles with
    * a long {@code -f} list) pays for starting threads once. Threads start on first use.
@@ -51,6 +53,7 @@ public final class Relabeler implements AutoCloseable {
     this.options = options;
     this.tree = tree;
     this.listener = listener;
+    this.excludes = Walk.excludes(options);
     this.pool = new ForkJoinPool(options.workerCount());
   }
 
@@ -84,7 +87,7 @@ public final class Relabeler implements AutoCloseable {
    */
   public RelabelReport run(List<Path> roots) {
     long start = System.nanoTime();
-    Walk walk = new Walk(matcher, diff, rules, options, tree, listener);
+    Walk walk = new Walk(matcher, diff, rules, options, tree, listener, excludes);
     boolean interrupted = false;
     for (Path root : roots) {
       if (walk.cancelled()) {

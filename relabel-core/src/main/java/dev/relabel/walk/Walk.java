@@ -69,22 +69,19 @@ final class Walk {
   /** With {@code -C}: the previous policy; only entries it labels otherwise are handled. Null otherwise. */
   final PolicyDiff diff;
 
+  /**
+   * @param excludes the paths not to label or descend into, one char per byte: {@link
+   *     #excludes(RelabelOptions)}, read once for all the runs of a relabeler
+   */
   Walk(LabelMatcher matcher, PolicyDiff diff, LabelRules rules, RelabelOptions options, FileTree tree,
-      RelabelListener listener) {
+      RelabelListener listener, Set<String> excludes) {
     this.matcher = matcher;
     this.diff = diff;
     this.rules = rules;
     this.options = options;
     this.tree = tree;
     this.listener = listener;
-    Set<String> excluded = new HashSet<>();
-    for (Path path : options.excludes()) {
-      excluded.add(Latin1.of(PathBytes.absolute(path)));
-    }
-    if (options.checkSeclabel()) {
-      excluded.addAll(MountTable.mountsWithoutSeclabel());
-    }
-    this.excludes = Set.copyOf(excluded);
+    this.excludes = excludes;
     this.alternateRoot = options.alternateRoot()
         .map(root -> Latin1.of(PathBytes.absolute(root)))
         .map(root -> root.equals("/") ? "" : root)
@@ -93,6 +90,22 @@ final class Walk {
     this.changedAfterNanos = options.changedAfter()
         .map(at -> Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano()))
         .orElse(0L);
+  }
+
+  /**
+   * The excluded directories ({@code -e}) and, with {@link RelabelOptions#checkSeclabel}, the mounts
+   * without {@code seclabel}. libselinux reads the mount table once per process; a relabeler reads
+   * it once for all its runs (setfiles {@code -f} is one run per path).
+   */
+  static Set<String> excludes(RelabelOptions options) {
+    Set<String> excluded = new HashSet<>();
+    for (Path path : options.excludes()) {
+      excluded.add(Latin1.of(PathBytes.absolute(path)));
+    }
+    if (options.checkSeclabel()) {
+      excluded.addAll(MountTable.mountsWithoutSeclabel());
+    }
+    return Set.copyOf(excluded);
   }
 
   private Counters newCounters() {
