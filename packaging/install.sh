@@ -1,6 +1,6 @@
 #!/bin/sh
-# Installs relabel: the launcher, the jar, the systemd units and generator, and (when built) the
-# man pages and bash completion. Build first: mvn -B -DskipTests package
+# Installs relabel: the launcher, the jar, JNA's native library, the systemd units and generator,
+# and (when built) the man pages and bash completion. Build first: mvn -B -DskipTests package
 #
 #   packaging/install.sh [DESTDIR=/staging] [PREFIX=/usr] [UNITDIR=/lib/systemd/system]
 #                        [GENERATORDIR=/lib/systemd/system-generators]
@@ -37,6 +37,13 @@ substitute() {
 install -d "$DESTDIR$bindir" "$DESTDIR$PREFIX/share/relabel" "$DESTDIR$UNITDIR" "$DESTDIR$GENERATORDIR"
 install -m 0644 "$jar" "$DESTDIR$PREFIX/share/relabel/relabel.jar"
 install -m 0755 "$top/bin/relabel" "$DESTDIR$bindir/relabel"
+# JNA's native library, which bin/relabel points JNA at (PREFIX/lib/relabel/jna/ARCH).
+for native in "$top"/relabel-cli/target/jna/*/libjnidispatch.so; do
+  [ -f "$native" ] || continue
+  arch=$(basename -- "$(dirname -- "$native")")
+  install -d "$DESTDIR$PREFIX/lib/relabel/jna/$arch"
+  install -m 0644 "$native" "$DESTDIR$PREFIX/lib/relabel/jna/$arch/libjnidispatch.so"
+done
 for unit in relabel-autorelabel.service relabel-autorelabel-mark.service; do
   substitute "$top/packaging/systemd/$unit.in" > "$DESTDIR$UNITDIR/$unit"
   chmod 0644 "$DESTDIR$UNITDIR/$unit"

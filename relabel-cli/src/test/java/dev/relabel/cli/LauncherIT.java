@@ -218,6 +218,21 @@ class LauncherIT {
     assertTrue(usage.err().startsWith("relabel: -E "), usage::toString);
   }
 
+  /**
+   * JNA would extract its native library into its temporary directory at every start and fail
+   * where it cannot; the launcher points it at the one the build unpacked. An unusable directory
+   * (under /dev/null) stands for a read-only or noexec home and /tmp.
+   */
+  @Test
+  void startsWhereJnaCouldNotUnpackItsLibrary() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("jna-tree"));
+    Files.createDirectories(root.resolve("some/sub"));
+    Run r = run(launcher, Map.of("RELABEL_JAVA_OPTS", "-Djna.tmpdir=/dev/null/jna"), new byte[0],
+        "setfiles", "-n", "-r", root.toString(), policy.toString(), root.resolve("some").toString());
+    assertEquals(0, r.status(), r::toString);
+    assertEquals("", r.err());
+  }
+
   @Test
   void worksThroughASymlinkWithJavaFromPath() throws Exception {
     Path link = Files.createSymbolicLink(dir.resolve("relabel-link"), launcher);

@@ -46,7 +46,9 @@ class PackagingIT {
         prefix.resolve("share/man/man1/relabel.1"), prefix.resolve("share/man/man1/relabel-autorelabel.1"),
         prefix.resolve("share/bash-completion/completions/relabel"), unitDir.resolve("relabel-autorelabel.service"),
         unitDir.resolve("relabel-autorelabel.target"), unitDir.resolve("relabel-autorelabel-mark.service"),
-        generatorDir.resolve("relabel-autorelabel-generator"))) {
+        generatorDir.resolve("relabel-autorelabel-generator"),
+        prefix.resolve("lib/relabel/jna/linux-x86-64/libjnidispatch.so"),
+        prefix.resolve("lib/relabel/jna/linux-aarch64/libjnidispatch.so"))) {
       assertTrue(Files.isRegularFile(file), file + " is missing");
     }
     String service = Files.readString(unitDir.resolve("relabel-autorelabel.service"));
@@ -56,6 +58,11 @@ class PackagingIT {
         Map.of("JAVA_HOME", System.getProperty("java.home")));
     assertEquals(0, version.status(), version::toString);
     assertTrue(version.out().startsWith("relabel "), version::toString);
+    // The installed launcher finds JNA's installed native library: JNA need not (and here could
+    // not) extract its own.
+    AttrTrees.Run demo = AttrTrees.run(List.of(prefix.resolve("bin/relabel").toString(), "demo"), dir, null,
+        Map.of("JAVA_HOME", System.getProperty("java.home"), "RELABEL_JAVA_OPTS", "-Djna.tmpdir=/dev/null/jna"));
+    assertEquals(0, demo.status(), demo::toString);
   }
 
   @Test
