@@ -250,6 +250,38 @@ class LauncherIT {
     assertEquals(0, r.status());
   }
 
+  /**
+   * A checkout whose path holds a space: the launcher passes the jar's, JNA's and the archive's
+   * paths whole (an unusable JNA temporary directory shows that JNA's was found).
+   */
+  @Test
+  void worksFromAPathWithASpace() throws Exception {
+    Path top = launcher.getParent().getParent();
+    Path checkout = Files.createDirectories(dir.resolve("with space"));
+    Path copy = Files.createDirectories(checkout.resolve("bin")).resolve("relabel");
+    Files.copy(launcher, copy);
+    Files.setPosixFilePermissions(copy, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path target = Files.createDirectories(checkout.resolve("relabel-cli/target"));
+    List<Path> links = new ArrayList<>();
+    for (String built : List.of("relabel.jar", "relabel.jsa", "jna")) {
+      if (Files.exists(top.resolve("relabel-cli/target").resolve(built))) {
+        links.add(Files.createSymbolicLink(target.resolve(built), top.resolve("relabel-cli/target").resolve(built)));
+      }
+    }
+    Path root = Files.createDirectories(dir.resolve("space-tree/some/sub"));
+    Run r;
+    try {
+      r = run(copy, Map.of("RELABEL_JAVA_OPTS", "-Djna.tmpdir=/dev/null/jna"), new byte[0], "setfiles", "-n", "-r",
+          dir.resolve("space-tree").toString(), policy.toString(), root.toString());
+    } finally {
+      for (Path link : links) {
+        Files.delete(link); // JUnit warns about links out of a @TempDir
+      }
+    }
+    assertEquals(0, r.status(), r::toString);
+    assertEquals("", r.err());
+  }
+
   @Test
   void saysHowToBuildWhenTheJarIsMissing() throws Exception {
     Path copy = Files.createDirectories(dir.resolve("checkout/bin")).resolve("relabel");
