@@ -53,6 +53,20 @@ substitute "$top/packaging/systemd/relabel-autorelabel-generator.in" > "$DESTDIR
 chmod 0755 "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
 
 # Man pages and completion, when the build made them.
+# The class data sharing archive (a faster start) is tied to the jar's path, so it is made where
+# the jar now lies, with the java the launcher will use. A staged install (DESTDIR) cannot: its
+# package should run the same java -Xshare:dump command once installed; without an archive relabel
+# only starts slower.
+classlist="$top/relabel-cli/target/relabel.classlist"
+if [ -z "$DESTDIR" ] && [ -f "$classlist" ]; then
+  java=${JAVA_HOME:+$JAVA_HOME/bin/}java
+  if ! "$java" -XX:+UseSerialGC -Xshare:dump -XX:SharedClassListFile="$classlist" \
+      -XX:SharedArchiveFile="$PREFIX/share/relabel/relabel.jsa" -cp "$PREFIX/share/relabel/relabel.jar" \
+      >/dev/null 2>&1; then
+    echo "install.sh: no class data sharing archive could be made with $java (relabel starts slower)" >&2
+  fi
+fi
+
 if ls "$top"/relabel-cli/target/man/man1/*.1 >/dev/null 2>&1; then
   install -d "$DESTDIR$PREFIX/share/man/man1"
   install -m 0644 "$top"/relabel-cli/target/man/man1/*.1 "$DESTDIR$PREFIX/share/man/man1/"
