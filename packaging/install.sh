@@ -52,7 +52,6 @@ install -m 0644 "$top/packaging/systemd/relabel-autorelabel.target" "$DESTDIR$UN
 substitute "$top/packaging/systemd/relabel-autorelabel-generator.in" > "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
 chmod 0755 "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
 
-# Man pages and completion, when the build made them.
 # The class data sharing archive (a faster start) is tied to the jar's path, so it is made where
 # the jar now lies, with the java the launcher will use. A staged install (DESTDIR) cannot: its
 # package should run the same java -Xshare:dump command once installed; without an archive relabel
@@ -67,6 +66,7 @@ if [ -z "$DESTDIR" ] && [ -f "$classlist" ]; then
   fi
 fi
 
+# Man pages and completion, when the build made them.
 if ls "$top"/relabel-cli/target/man/man1/*.1 >/dev/null 2>&1; then
   install -d "$DESTDIR$PREFIX/share/man/man1"
   install -m 0644 "$top"/relabel-cli/target/man/man1/*.1 "$DESTDIR$PREFIX/share/man/man1/"
