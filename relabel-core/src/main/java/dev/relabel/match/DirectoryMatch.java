@@ -117,7 +117,7 @@ public final class DirectoryMatch {
     if (matcher.normalizer().mayAliasChild(latin1Name)) {
       return matcher.lookupKey(matcher.normalizer().alias(childPath(latin1Name)), type);
     }
-    String childKey = childPrefix + latin1Name;
+    String childKey = childPrefix.concat(latin1Name);
     int[][] lists = new int[matcher.index().maxLists() + 1][];
     lists[0] = candidates;
     int count = below == null ? 1 : PrefixIndex.collect(below, childKey, childPrefix.length(), lists, 1);
@@ -136,8 +136,8 @@ public final class DirectoryMatch {
     if (matcher.normalizer().mayAliasChild(latin1Name)) {
       return of(matcher, path);
     }
-    String childKey = childPrefix + latin1Name;
-    String grandchildPrefix = childKey + "/";
+    String childKey = childPrefix.concat(latin1Name);
+    String grandchildPrefix = childKey.concat("/");
     int[][] lists = new int[matcher.index().maxLists()][];
     int count = below == null ? 0 : PrefixIndex.collect(below, grandchildPrefix, childPrefix.length(), lists, 0);
     PrefixIndex.Node next = below;
