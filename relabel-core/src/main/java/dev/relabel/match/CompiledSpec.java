@@ -56,7 +56,11 @@ final class CompiledSpec {
   /** The expression of any shape, compiled on first use by the tests that hold shapes to it. */
   private volatile PcrePattern reference;
 
-  CompiledSpec(int rank, Spec spec) {
+  /**
+   * @param compiled {@code "^" + REGEX + "$"} as the loader compiled it, or null (then it is
+   *     compiled here when the spec's shape needs it)
+   */
+  CompiledSpec(int rank, Spec spec, PcrePattern compiled) {
     this.rank = rank;
     this.spec = spec;
     this.fileType = spec.fileType();
@@ -86,7 +90,7 @@ final class CompiledSpec {
     }
     // Shapes are decided by string comparisons; compiling their expressions too would only slow
     // the start of every run.
-    this.pattern = found == Shape.EXPRESSION ? compile(spec) : null;
+    this.pattern = found != Shape.EXPRESSION ? null : compiled != null ? compiled : compile(spec);
   }
 
   private static PcrePattern compile(Spec spec) {

@@ -55,7 +55,8 @@ public final class LabelMatcher {
     }
     byRank = new CompiledSpec[order.size()];
     for (int rank = 0; rank < byRank.length; rank++) {
-      byRank[rank] = new CompiledSpec(rank, order.get(rank));
+      Spec spec = order.get(rank);
+      byRank[rank] = new CompiledSpec(rank, spec, policy.compiledExpressions().get(spec.regex()));
     }
     index = new PrefixIndex(byRank);
     normalizer = new KeyNormalizer(policy.localAliases(), policy.distAliases());

@@ -1,7 +1,6 @@
 package dev.relabel.regex;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -27,29 +26,8 @@ public final class PcrePattern {
     this.pattern = pattern;
   }
 
-  /**
-   * Patterns compiled lately, by source: compiling is a pure function of the source, and a
-   * policy's expressions are compiled twice in a row (the loader checks them, the matcher keeps
-   * them), which before a walk is serial time. Bounded by emptying it when full.
-   */
-  private static final Map<String, PcrePattern> RECENT = new ConcurrentHashMap<>();
-  private static final int RECENT_LIMIT = 16_384;
-
   /** Compiles a PCRE2 pattern, rejecting what PCRE2 rejects. */
   public static PcrePattern compile(String pcre) throws PcreSyntaxException {
-    PcrePattern known = RECENT.get(pcre);
-    if (known != null) {
-      return known;
-    }
-    PcrePattern compiled = translateAndCompile(pcre);
-    if (RECENT.size() >= RECENT_LIMIT) {
-      RECENT.clear();
-    }
-    RECENT.put(pcre, compiled);
-    return compiled;
-  }
-
-  private static PcrePattern translateAndCompile(String pcre) throws PcreSyntaxException {
     String java = PcreTranslator.translate(pcre);
     try {
       return new PcrePattern(pcre, Pattern.compile(java, FLAGS));
@@ -63,11 +41,12 @@ public final class PcrePattern {
   /**
    * Checks that PCRE2 compiles {@code "^" + regex + "$"}, as libselinux compiles a spec's
    * expression, without translating what is valid by construction (see {@link LiteralHead}).
+   *
+   * @return the compiled expression, when it had to be compiled; empty when it is valid by
+   *     construction
    */
-  public static void checkAnchored(String regex) throws PcreSyntaxException {
-    if (!LiteralHead.validByConstruction(regex)) {
-      compile("^" + regex + "$");
-    }
+  public static Optional<PcrePattern> checkAnchored(String regex) throws PcreSyntaxException {
+    return LiteralHead.validByConstruction(regex) ? Optional.empty() : Optional.of(compile("^" + regex + "$"));
   }
 
   /** The PCRE2 pattern this was compiled from. */

@@ -1,5 +1,6 @@
 package dev.relabel.spec;
 
+import dev.relabel.regex.PcrePattern;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -7,8 +8,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Loads a policy's file contexts the way libselinux's file backend does: {@code FILE}, then
@@ -45,9 +48,10 @@ public final class PolicyLoader {
   public Policy load(Path fileContexts) throws PolicyException {
     List<PolicyError> errors = new ArrayList<>();
     List<Spec> specs = new ArrayList<>();
+    Map<String, PcrePattern> compiled = new HashMap<>();
     byte[] base = read(fileContexts, true, errors);
     if (base != null) {
-      List<Spec> baseSpecs = SpecParser.parse(fileContexts, base, Origin.BASE, errors);
+      List<Spec> baseSpecs = SpecParser.parse(fileContexts, base, Origin.BASE, errors, compiled);
       if (checkDuplicates) {
         findDuplicates(baseSpecs, errors);
       }
@@ -57,7 +61,7 @@ public final class PolicyLoader {
       Path file = sibling(fileContexts, origin.suffix());
       byte[] content = read(file, false, errors);
       if (content != null) {
-        specs.addAll(SpecParser.parse(file, content, origin, errors));
+        specs.addAll(SpecParser.parse(file, content, origin, errors, compiled));
       }
     }
     List<PathAlias> local = aliases(sibling(fileContexts, ".subs"), errors);
@@ -65,7 +69,7 @@ public final class PolicyLoader {
     if (!errors.isEmpty()) {
       throw new PolicyException(errors);
     }
-    return new Policy(fileContexts, specs, local, dist);
+    return new Policy(fileContexts, specs, local, dist, compiled);
   }
 
   /**

@@ -31,7 +31,8 @@ final class SpecParser {
    * skipped. The expressions are checked on this thread: in a run's fresh JVM a parallel stream
    * was slower, its pool and machinery costing more than the second core gave back.
    */
-  static List<Spec> parse(Path file, byte[] content, Origin origin, List<PolicyError> errors) {
+  static List<Spec> parse(Path file, byte[] content, Origin origin, List<PolicyError> errors,
+      Map<String, PcrePattern> compiled) {
     List<PolicyError> found = new ArrayList<>();
     List<Fields> lines = new ArrayList<>();
     int lineNumber = 0;
@@ -50,7 +51,10 @@ final class SpecParser {
       split(file, content, start, stop, lineNumber, found).ifPresent(lines::add);
       start = end + 1;
     }
-    String[] regexProblems = lines.stream().map(SpecParser::regexProblem).toArray(String[]::new);
+    String[] regexProblems = new String[lines.size()];
+    for (int i = 0; i < regexProblems.length; i++) {
+      regexProblems[i] = checkRegex(lines.get(i).regex(), compiled);
+    }
     List<Spec> specs = new ArrayList<>(lines.size());
     Map<String, Optional<String>> contextProblems = new HashMap<>();
     for (int i = 0; i < lines.size(); i++) {
@@ -82,13 +86,19 @@ final class SpecParser {
     return specs;
   }
 
-  /** What PCRE2 would say of the expression, compiled as libselinux compiles it; null when valid. */
-  private static String regexProblem(Fields fields) {
+  /**
+   * What PCRE2 would say of the expression, compiled as libselinux compiles it; null when valid.
+   * An expression that had to be compiled to know goes into {@code compiled}, for the matcher.
+   */
+  private static String checkRegex(String regex, Map<String, PcrePattern> compiled) {
+    if (compiled.containsKey(regex)) {
+      return null;
+    }
     try {
-      PcrePattern.checkAnchored(fields.regex());
+      PcrePattern.checkAnchored(regex).ifPresent(pattern -> compiled.put(regex, pattern));
       return null;
     } catch (PcreSyntaxException e) {
-      return "invalid regex " + fields.regex() + ": " + e.getMessage();
+      return "invalid regex " + regex + ": " + e.getMessage();
     }
   }
 

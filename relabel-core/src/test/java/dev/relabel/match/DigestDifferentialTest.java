@@ -148,7 +148,7 @@ class DigestDifferentialTest {
     int compared = 0;
     for (int i = 0; i < 5_000 && problems.size() < 20; i++) {
       String regex = plainRegex(random);
-      CompiledSpec spec = new CompiledSpec(0, new Spec(regex, FileType.ANY, "u:r:t:s0", Path.of("fc"), 1, Origin.BASE));
+      CompiledSpec spec = new CompiledSpec(0, new Spec(regex, FileType.ANY, "u:r:t:s0", Path.of("fc"), 1, Origin.BASE), null);
       Pcre2.Compiled compiled = Pcre2.compile("^" + regex + "$");
       try (Pcre2.Handle handle = compiled.handle()) {
         for (int j = 0; j < 40; j++) {

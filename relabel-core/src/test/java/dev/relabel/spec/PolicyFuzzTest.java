@@ -66,11 +66,12 @@ class PolicyFuzzTest {
       byte[] content = mutator.next();
       try {
         List<PolicyError> errors = new ArrayList<>();
-        List<Spec> specs = SpecParser.parse(file, content, Origin.BASE, errors);
+        java.util.Map<String, dev.relabel.regex.PcrePattern> compiled = new java.util.HashMap<>();
+        List<Spec> specs = SpecParser.parse(file, content, Origin.BASE, errors, compiled);
         checkErrors(file, content, errors);
         if (errors.isEmpty()) {
           accepted++;
-          LabelMatcher matcher = LabelMatcher.compile(new Policy(file, specs, List.of(), List.of()));
+          LabelMatcher matcher = LabelMatcher.compile(new Policy(file, specs, List.of(), List.of(), compiled));
           for (String path : List.of("/", "/etc/passwd", "/usr/bin/ls", "/dev/null", "/home/u/.ssh/id", "/a/a/a")) {
             for (FileType type : List.of(FileType.REGULAR_FILE, FileType.DIRECTORY, FileType.CHAR_DEVICE)) {
               matcher.lookup(path, type);
