@@ -46,7 +46,10 @@ public final class PcrePattern {
    *     construction
    */
   public static Optional<PcrePattern> checkAnchored(String regex) throws PcreSyntaxException {
-    return LiteralHead.validByConstruction(regex) ? Optional.empty() : Optional.of(compile("^" + regex + "$"));
+    if (LiteralHead.validByConstruction(regex)) {
+      return Optional.empty();
+    }
+    return Optional.of(compile("^" + regex + "$"));
   }
 
   /** The PCRE2 pattern this was compiled from. */
