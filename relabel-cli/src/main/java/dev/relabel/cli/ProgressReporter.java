@@ -1,7 +1,6 @@
 package dev.relabel.cli;
 
-import dev.relabel.nativeio.NativeIo;
-import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.systemd.FilesystemProgress;
 import dev.relabel.walk.RelabelListener;
 import dev.relabel.walk.RelabelReport;
 import java.io.IOException;
@@ -11,6 +10,7 @@ import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -122,23 +122,12 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
     if (this == NONE) {
       return;
     }
-    byte[] path = root.toString().getBytes(io.charset());
-    Path parent = root.getParent();
-    try {
-      NativeIo.FileStat stat = NativeIo.stat(NativeIo.AT_FDCWD, NativeIo.nul(path), path);
-      boolean mountRoot = parent == null;
-      if (parent != null) {
-        byte[] parentPath = parent.toString().getBytes(io.charset());
-        mountRoot = NativeIo.stat(NativeIo.AT_FDCWD, NativeIo.nul(parentPath), parentPath).device() != stat.device();
-      }
-      massRelabel |= parent == null;
-      if (!mountRoot) {
-        totalKnown = false;
-      } else if (addDevice(stat.device())) {
-        total += NativeIo.inodesInUse(NativeIo.nul(path), path);
-      }
-    } catch (NativeIoException e) {
-      totalKnown = false; // the walk reports the error; the bar only loses its percentage
+    massRelabel |= root.getParent() == null;
+    Optional<FilesystemProgress.MountRoot> mount = FilesystemProgress.mountRoot(root);
+    if (mount.isEmpty()) {
+      totalKnown = false; // not a filesystem's root, or the walk reports the error: no percentage
+    } else if (addDevice(mount.get().device())) {
+      total += mount.get().inodesInUse();
     }
   }
 

@@ -2,9 +2,9 @@ package dev.relabel.systemd;
 
 import dev.relabel.nativeio.NativeIo;
 import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.walk.PathBytes;
 import dev.relabel.walk.RelabelListener;
 import dev.relabel.walk.RelabelReport;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -60,7 +60,8 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
 
   /** Before the walk of {@code root} (absolute): its total is its filesystem's inodes in use, when it is its root. */
   public void expect(Path root) {
-    expect(root.toString(), total(root));
+    Optional<MountRoot> mount = mountRoot(root);
+    expect(root.toString(), mount.isPresent() ? OptionalLong.of(mount.get().inodesInUse()) : OptionalLong.empty());
   }
 
   /** Before a walk: what the lines call it, and how many entries it is expected to decide. */
@@ -136,21 +137,27 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
     return seconds / 3600 + "h" + String.format(Locale.ROOT, "%02d", seconds % 3600 / 60) + "m";
   }
 
-  /** The inodes in use on the filesystem {@code root} is the root of; empty when it is not one. */
-  public static OptionalLong total(Path root) {
-    byte[] path = root.toString().getBytes(StandardCharsets.UTF_8);
+  /** A filesystem a walk starts at the root of: its device, and the inodes it has in use. */
+  public record MountRoot(long device, long inodesInUse) {}
+
+  /**
+   * The filesystem {@code root} (absolute) is the root of, as libselinux estimates a mass
+   * relabel's size; empty when {@code root} is not a filesystem's root, or cannot be told.
+   */
+  public static Optional<MountRoot> mountRoot(Path root) {
+    byte[] path = root.toString().getBytes(PathBytes.charset());
     try {
-      NativeIo.FileStat stat = NativeIo.stat(NativeIo.AT_FDCWD, NativeIo.nul(path), path);
+      NativeIo.FileStat stat = NativeIo.stat(NativeIo.AT_FDCWD, path, path);
       Path parent = root.getParent();
       if (parent != null) {
-        byte[] parentPath = parent.toString().getBytes(StandardCharsets.UTF_8);
-        if (NativeIo.stat(NativeIo.AT_FDCWD, NativeIo.nul(parentPath), parentPath).device() == stat.device()) {
-          return OptionalLong.empty();
+        byte[] parentPath = parent.toString().getBytes(PathBytes.charset());
+        if (NativeIo.stat(NativeIo.AT_FDCWD, parentPath, parentPath).device() == stat.device()) {
+          return Optional.empty();
         }
       }
-      return OptionalLong.of(NativeIo.inodesInUse(NativeIo.nul(path), path));
+      return Optional.of(new MountRoot(stat.device(), NativeIo.inodesInUse(NativeIo.nul(path), path)));
     } catch (NativeIoException e) {
-      return OptionalLong.empty();
+      return Optional.empty();
     }
   }
 
