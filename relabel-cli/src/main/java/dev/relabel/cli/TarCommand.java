@@ -1,5 +1,6 @@
 package dev.relabel.cli;
 
+import dev.relabel.archive.ArchiveException;
 import dev.relabel.archive.Codec;
 import dev.relabel.archive.DirectoryArchiver;
 import dev.relabel.archive.TarLabeller;
@@ -128,13 +129,18 @@ public final class TarCommand implements Callable<Integer> {
     }
     try (Reporting reporting = Reporting.start(parent.io(), "tar", json, null, false, check)) {
       if (!check) {
-        return reporting.finish(label(reporting, in, out, chosen));
+        try {
+          return reporting.finish(label(reporting, in, out, chosen));
+        } catch (ArchiveException e) {
+          throw new Failure(shown(in) + ": " + e.getMessage(), e);
+        }
       }
       try {
         return reporting.finish(check(reporting, in));
       } catch (IOException | PolicyException | Failure e) {
         String message = e instanceof PolicyException p ? String.join("\nrelabel: ",
-            p.errors().stream().map(Object::toString).toList()) : e.getMessage();
+            p.errors().stream().map(Object::toString).toList())
+            : e instanceof ArchiveException ? shown(in) + ": " + e.getMessage() : e.getMessage();
         reporting.io().err().write(("relabel: " + message + "\n").getBytes(reporting.io().charset()));
         if (reporting.json() != null) {
           reporting.json().error(null, 0, message);
@@ -142,6 +148,10 @@ public final class TarCommand implements Callable<Integer> {
         return reporting.finish(EXIT_CHECK_ERROR);
       }
     }
+  }
+
+  private String shown(String in) {
+    return directory != null ? directory.toString() : in.equals("-") ? "standard input" : in;
   }
 
   private TarLabeller labeller(Reporting reporting, RelabelListener output) throws IOException, PolicyException {
@@ -184,7 +194,7 @@ public final class TarCommand implements Callable<Integer> {
     }
     reporting.completed(report);
     PrintStream text = new PrintStream(io.out(), true, io.charset());
-    text.printf(Locale.ROOT, "Check of %s:%n", directory != null ? directory : in.equals("-") ? "standard input" : in);
+    text.printf(Locale.ROOT, "Check of %s:%n", shown(in));
     text.printf(Locale.ROOT, "  %,d of %,d entries have a label other than the policy's (%,d left alone by it)%n",
         report.relabeled(), report.visited(), report.unmatched());
     if (report.relabeled() > 0) {

@@ -12,8 +12,13 @@ public final class ArchiveException extends IOException {
 
   private final long offset;
 
+  /**
+   * @param member the member's name; {@code after 'NAME'} for a header that follows member NAME;
+   *     null for the archive's first header
+   */
   public ArchiveException(String member, long offset, String problem) {
-    super((member == null ? "header" : "member '" + member + "'") + " at offset " + offset + ": " + problem);
+    super((member == null ? "the first header" : member.startsWith("after '") ? "the header " + member
+        : "member '" + member + "'") + " at offset " + offset + ": " + problem);
     this.offset = offset;
   }
 

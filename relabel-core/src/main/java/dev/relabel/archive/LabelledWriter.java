@@ -41,10 +41,17 @@ final class LabelledWriter {
     byte[] header = member.paxBlock() != null ? Arrays.copyOf(member.paxBlock(), TarMember.BLOCK)
         : newPaxHeader(member);
     setSize(header, records.length);
-    out.write(member.before());
-    out.write(header);
-    out.write(TarReader.padded(records));
-    out.write(member.after());
+    if (member.paxBlock() == null) {
+      // a new extended header goes first, before any GNU long name: it applies to what follows
+      out.write(header);
+      out.write(TarReader.padded(records));
+      out.write(member.before());
+    } else {
+      out.write(member.before());
+      out.write(header);
+      out.write(TarReader.padded(records));
+      out.write(member.after());
+    }
   }
 
   private static byte[] newPaxHeader(TarMember member) throws IOException {

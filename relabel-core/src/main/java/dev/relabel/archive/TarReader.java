@@ -33,6 +33,8 @@ public final class TarReader {
   private TarMember current;
   private long dataLeft;
   private byte[] endBlock;
+  /** The last member read, to place an error in a header that could not be read. */
+  private String previousName;
 
   public TarReader(InputStream tar) {
     this.in = tar;
@@ -57,18 +59,18 @@ public final class TarReader {
       long headerOffset = position;
       byte[] block = readBlock(null, offset, true);
       if (block == null) {
-        throw new ArchiveException(null, headerOffset, "the archive ends without its end-of-archive blocks"
+        throw new ArchiveException(where(null), headerOffset, "the archive ends without its end-of-archive blocks"
             + " (truncated?)");
       }
       if (isZero(block)) {
         if (before.size() + after.size() > 0 || paxBlock != null) {
-          throw new ArchiveException(null, headerOffset, "extended headers without a member after them");
+          throw new ArchiveException(where(null), headerOffset, "extended headers without a member after them");
         }
         endBlock = block;
         return null;
       }
       if (!TarUtils.verifyCheckSum(block)) {
-        throw new ArchiveException(longName == null ? null : latin1(longName), headerOffset,
+        throw new ArchiveException(where(longName), headerOffset,
             "bad header checksum (corrupt, or not a tar archive)");
       }
       byte flag = block[156];
@@ -86,7 +88,7 @@ public final class TarReader {
           try {
             pax = PaxRecords.parse(data);
           } catch (IllegalArgumentException e) {
-            throw new ArchiveException(longName == null ? null : latin1(longName), headerOffset, e.getMessage());
+            throw new ArchiveException(where(longName), headerOffset, e.getMessage());
           }
           continue;
         }
@@ -111,7 +113,7 @@ public final class TarReader {
       try {
         entry = new TarArchiveEntry(block, RAW, true);
       } catch (IOException | RuntimeException e) {
-        throw new ArchiveException(null, headerOffset, "unreadable header: " + e.getMessage());
+        throw new ArchiveException(where(null), headerOffset, "unreadable header: " + e.getMessage());
       }
       byte[] name = firstOf(pax.value("path"), longName, entry.getName().getBytes(StandardCharsets.ISO_8859_1));
       String nameText = latin1(name);
@@ -149,6 +151,7 @@ public final class TarReader {
           labelled ? TarMember.archivePath(name) : null, labelled ? type : FileType.ANY, flag, link, size,
           Math.max(0, entry.getModTime().getTime() / 1000));
       dataLeft = current.paddedDataSize();
+      previousName = nameText;
       return current;
     }
   }
@@ -184,7 +187,13 @@ public final class TarReader {
   /** Skips the current member's data. */
   public void skipData() throws IOException {
     try {
-      in.skipNBytes(dataLeft);
+      // A file's skip may seek past its end: the last byte is read, so that a truncation shows here.
+      if (dataLeft > 0) {
+        in.skipNBytes(dataLeft - 1);
+        if (in.read() < 0) {
+          throw truncated();
+        }
+      }
     } catch (EOFException e) {
       throw truncated();
     }
@@ -202,6 +211,14 @@ public final class TarReader {
     in.transferTo(out);
   }
 
+  /** What to call the member whose header is being read: its long name, or the one after the last member. */
+  private String where(byte[] longName) {
+    if (longName != null) {
+      return latin1(longName);
+    }
+    return previousName == null ? null : "after '" + previousName + "'";
+  }
+
   private ArchiveException truncated() {
     return new ArchiveException(current.name(), current.offset(), "the archive ends inside the member's data"
         + " (truncated)");
@@ -210,7 +227,7 @@ public final class TarReader {
   private byte[] readExtended(byte[] block, long headerOffset, byte[] name) throws IOException {
     long size = TarUtils.parseOctalOrBinary(block, 124, 12);
     if (size < 0 || size > MAX_EXTENDED_HEADER) {
-      throw new ArchiveException(name == null ? null : latin1(name), headerOffset,
+      throw new ArchiveException(where(name), headerOffset,
           "extended header of " + size + " bytes (at most " + MAX_EXTENDED_HEADER + " are read)");
     }
     byte[] data = new byte[(int) size];
@@ -218,14 +235,14 @@ public final class TarReader {
     int read = in.readNBytes(data, 0, data.length);
     position += read;
     if (read < data.length) {
-      throw new ArchiveException(name == null ? null : latin1(name), headerOffset,
+      throw new ArchiveException(where(name), headerOffset,
           "the archive ends inside an extended header (truncated)");
     }
     byte[] padding = new byte[padded - data.length];
     read = in.readNBytes(padding, 0, padding.length);
     position += read;
     if (read < padding.length) {
-      throw new ArchiveException(name == null ? null : latin1(name), headerOffset,
+      throw new ArchiveException(where(name), headerOffset,
           "the archive ends inside an extended header (truncated)");
     }
     return data;
@@ -240,7 +257,8 @@ public final class TarReader {
       return null;
     }
     if (read < TarMember.BLOCK) {
-      throw new ArchiveException(name, memberOffset, "the archive ends inside a header block (truncated)");
+      throw new ArchiveException(name != null ? name : where(null), memberOffset,
+          "the archive ends inside a header block (truncated)");
     }
     return block;
   }
