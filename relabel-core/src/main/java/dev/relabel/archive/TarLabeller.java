@@ -182,7 +182,9 @@ public final class TarLabeller {
         }
       }
       if (out != null) {
-        if (context == null) {
+        // A label record that already holds the context stays as it is (as setfiles leaves a
+        // label that is right, NUL or not).
+        if (context == null || context.equals(member.currentLabel()) && member.pax().value(PaxRecords.SELINUX) != null) {
           LabelledWriter.writeUnchanged(member, out);
         } else {
           LabelledWriter.writeLabelled(member, context, out);
