@@ -236,13 +236,13 @@ public final class TarCommand implements Callable<Integer> {
     boolean done = false;
     try {
       RelabelReport report;
-      try (FileOutputStream file = new FileOutputStream(temporary.toFile());
-          OutputStream compressed = codec.compress(new BufferedOutputStream(file, 1 << 16))) {
-        report = write(labeller, input, compressed);
-        compressed.flush();
-        if (codec != Codec.NONE) {
-          compressed.close(); // finishes the compressed stream before it is synced
+      try (FileOutputStream file = new FileOutputStream(temporary.toFile())) {
+        BufferedOutputStream buffered = new BufferedOutputStream(file, 1 << 16);
+        // closing the compressed stream finishes it; the file stays open to be synced
+        try (OutputStream compressed = codec.compress(CloseShieldOutputStream.wrap(buffered))) {
+          report = write(labeller, input, compressed);
         }
+        buffered.flush();
         file.getFD().sync();
       }
       Files.setPosixFilePermissions(temporary, Files.exists(absolute)

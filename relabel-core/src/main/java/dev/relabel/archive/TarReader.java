@@ -69,7 +69,7 @@ public final class TarReader {
         endBlock = block;
         return null;
       }
-      if (!TarUtils.verifyCheckSum(block)) {
+      if (!checksumMatches(block)) {
         throw new ArchiveException(where(longName), headerOffset,
             "bad header checksum (corrupt, or not a tar archive)");
       }
@@ -225,7 +225,12 @@ public final class TarReader {
   }
 
   private byte[] readExtended(byte[] block, long headerOffset, byte[] name) throws IOException {
-    long size = TarUtils.parseOctalOrBinary(block, 124, 12);
+    long size;
+    try {
+      size = TarUtils.parseOctalOrBinary(block, 124, 12);
+    } catch (IllegalArgumentException e) {
+      throw new ArchiveException(where(name), headerOffset, "bad size field in an extended header");
+    }
     if (size < 0 || size > MAX_EXTENDED_HEADER) {
       throw new ArchiveException(where(name), headerOffset,
           "extended header of " + size + " bytes (at most " + MAX_EXTENDED_HEADER + " are read)");
@@ -303,6 +308,15 @@ public final class TarReader {
       }
     }
     return data.length;
+  }
+
+  /** Whether the header's checksum field holds its checksum (a field that is no number does not). */
+  private static boolean checksumMatches(byte[] block) {
+    try {
+      return TarUtils.verifyCheckSum(block);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
   }
 
   private static boolean isZero(byte[] block) {
