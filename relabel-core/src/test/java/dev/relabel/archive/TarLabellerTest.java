@@ -68,6 +68,7 @@ class TarLabellerTest {
     AttrTrees.check(List.of("mknod", tree.resolve("dev/null").toString(), "c", "1", "3"), base);
     AttrTrees.check(List.of("mknod", tree.resolve("dev/loop0").toString(), "b", "7", "0"), base);
     AttrTrees.touchRaw(tree.resolve("etc"), "caf\u00e9-\u00ff.conf", base);
+    AttrTrees.touchRaw(tree.resolve("home/alice/" + LONG + "/" + LONG), "\u00e9t\u00e9-\u00ff", base);
     AttrTrees.setLabel(tree.resolve("etc/hosts"), "system_u:object_r:tmp_t:s0", base);
     AttrTrees.setLabel(tree.resolve("usr/bin"), "system_u:object_r:bin_t:s0", base);
     matcher = LabelMatcher.compile(PolicyLoader.validating().load(Oracles.DEBIAN_FILE_CONTEXTS));
