@@ -47,7 +47,10 @@ public enum Codec {
     return Optional.empty();
   }
 
-  /** The codec a file name asks for ({@code .gz}, {@code .tgz}, {@code .xz}, {@code .txz}, {@code .zst}, {@code .tzst}); NONE otherwise. */
+  /**
+   * The codec a file name asks for ({@code .gz}, {@code .tgz}, {@code .xz}, {@code .txz},
+   * {@code .zst}, {@code .tzst}); NONE otherwise.
+   */
   public static Codec forFileName(String fileName) {
     String name = fileName.toLowerCase(Locale.ROOT);
     if (name.endsWith(".gz") || name.endsWith(".tgz")) {

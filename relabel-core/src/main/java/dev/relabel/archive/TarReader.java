@@ -115,7 +115,9 @@ public final class TarReader {
       } catch (IOException | RuntimeException e) {
         throw new ArchiveException(where(null), headerOffset, "unreadable header: " + e.getMessage());
       }
-      byte[] name = firstOf(pax.value("path"), longName, entry.getName().getBytes(StandardCharsets.ISO_8859_1));
+      // GNU.sparse.name: a PAX sparse file's real name (its header's is GNUSparseFile.PID/NAME)
+      byte[] name = firstOf(pax.value("GNU.sparse.name"), pax.value("path"), longName,
+          entry.getName().getBytes(StandardCharsets.ISO_8859_1));
       String nameText = latin1(name);
       if (flag == 'S' && block[482] != 0) {
         // GNU sparse: extension blocks of the sparse map follow the header

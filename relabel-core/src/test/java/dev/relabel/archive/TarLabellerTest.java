@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link TarLabeller} on archives GNU tar made of a tree with every kind of entry (directories,
- * files, a 3 MiB file, symlinks, a FIFO, character and block devices, hard links under specs that
+ * files, a 3 MiB file, a sparse file, symlinks, a FIFO, character and block devices, hard links under specs that
  * label them differently, a name that is not UTF-8, names over 100 and 255 bytes), in each format
  * GNU tar writes, read back by Python's {@code tarfile} and GNU tar: every member's fields and
  * data and GNU tar's listing unchanged and in order, each label libselinux's answer for the path
@@ -65,6 +65,10 @@ class TarLabellerTest {
     Files.createSymbolicLink(tree.resolve("usr/bin/sh"), Path.of("dash"));
     Files.writeString(tree.resolve("home/alice/" + LONG + "/" + LONG + "/notes"), "long\n");
     AttrTrees.check(List.of("mkfifo", tree.resolve("var/log/fifo").toString()), base);
+    // a sparse file of seven data regions: GNU's sparse header holds four, an extension block the rest
+    AttrTrees.check(List.of("sh", "-c", "for i in 0 1 2 3 4 5 6; do printf 'region %s' $i"
+        + " | dd of=\"$1\" bs=1 seek=$((i * 1048576)) conv=notrunc 2>/dev/null; done", "sh",
+        tree.resolve("var/log/sparse").toString()), base);
     AttrTrees.check(List.of("mknod", tree.resolve("dev/null").toString(), "c", "1", "3"), base);
     AttrTrees.check(List.of("mknod", tree.resolve("dev/loop0").toString(), "b", "7", "0"), base);
     AttrTrees.touchRaw(tree.resolve("etc"), "caf\u00e9-\u00ff.conf", base);
@@ -84,7 +88,7 @@ class TarLabellerTest {
 
   private static Path archive(String format, String name) throws Exception {
     Path archive = base.resolve(name);
-    List<String> command = new ArrayList<>(List.of("tar", "--format=" + format));
+    List<String> command = new ArrayList<>(List.of("tar", "--format=" + format, "--sparse"));
     if (format.equals("posix")) {
       command.addAll(List.of("--xattrs", "--xattrs-include=*"));
     }
