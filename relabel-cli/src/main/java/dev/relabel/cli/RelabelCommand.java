@@ -63,7 +63,7 @@ public class RelabelCommand implements Runnable {
    */
   @Command(subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
       RestoreVerb.class, CheckVerb.class, VerifyVerb.class, RelabelVerb.class, OnbootVerb.class,
-      AutorelabelVerb.class, PlanCommand.class, HelpCommand.class})
+      AutorelabelVerb.class, PlanCommand.class, TarCommand.class, HelpCommand.class})
   public static final class WithEveryVerb extends RelabelCommand {
     public WithEveryVerb() {
       super(Io.system());

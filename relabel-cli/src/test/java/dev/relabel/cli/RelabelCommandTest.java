@@ -81,7 +81,7 @@ class RelabelCommandTest {
     assertEquals(1, r.status());
     assertEquals(0, r.out().length);
     assertEquals(List.of("relabel: missing command: one of demo, lookup, setfiles, restorecon, restore, check, verify,"
-        + " relabel, onboot, autorelabel, plan, help (see 'relabel --help')"), r.errLines());
+        + " relabel, onboot, autorelabel, plan, tar, help (see 'relabel --help')"), r.errLines());
   }
 
   @Test
