@@ -12,8 +12,8 @@ import java.util.Optional;
  *
  * <p>A field edit works as libselinux's {@code context_new}, {@code context_*_set} and
  * {@code context_str} do, which coreutils chcon calls: the current label is split at its first
- * three colons (the range is the rest, and may hold colons), 2 to 5 colons and no blank or
- * control character; a user, role or type may hold no colon nor space, no field a tab, CR or LF.
+ * three colons (the range is the rest, and may hold colons), 2 to 5 colons, no tab, CR or LF,
+ * and no space before the range; a user, role or type may hold no colon nor space, no field a tab, CR or LF.
  */
 public final class ContextEdit {
   /** The fields, in the order chcon sets them (and so reports bad ones): user, range, role, type. */
@@ -177,7 +177,8 @@ public final class ContextEdit {
       char c = context.charAt(i);
       if (c == ':') {
         colons++;
-      } else if (c == '\n' || c == '\t' || c == '\r' || c == ' ') {
+      } else if (c == '\n' || c == '\t' || c == '\r' || (c == ' ' && colons < 3)) {
+        // A blank may be in the range (after the third colon) only.
         return null;
       }
     }

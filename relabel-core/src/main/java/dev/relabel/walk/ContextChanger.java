@@ -96,6 +96,59 @@ public final class ContextChanger implements AutoCloseable {
     return run.report(Duration.ofNanos(System.nanoTime() - start));
   }
 
+  /**
+   * The context of {@code file}, a symlink followed, as chcon's {@code --reference} reads it
+   * ({@code getfilecon}): its label up to the first NUL, one char per byte.
+   *
+   * @throws ReferenceException when it cannot be read: ENODATA when it has no label, ENOTSUP
+   *     for an empty one (as libselinux says), else the errno of the failure
+   */
+  public static String referenceContext(byte[] file) throws ReferenceException {
+    byte[] target;
+    try {
+      target = PathBytes.of(Path.of(new String(file, PathBytes.charset())).toRealPath());
+    } catch (IOException | RuntimeException e) {
+      throw new ReferenceException(errno(e));
+    }
+    byte[] stored;
+    try {
+      Located located = locate(new NativeFileTree(), target);
+      try {
+        stored = located.owner().storedLabel(located.name(), target);
+      } finally {
+        located.owner().close();
+      }
+    } catch (IOException e) {
+      throw new ReferenceException(ChconRun.errno(e));
+    }
+    if (stored == null) {
+      throw new ReferenceException(Errno.ENODATA);
+    }
+    if (stored.length == 0) {
+      throw new ReferenceException(Errno.ENOTSUP);
+    }
+    int end = 0;
+    while (end < stored.length && stored[end] != 0) {
+      end++;
+    }
+    return new String(stored, 0, end, java.nio.charset.StandardCharsets.ISO_8859_1);
+  }
+
+  /** A reference file's label could not be read. */
+  public static final class ReferenceException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final int errno;
+
+    ReferenceException(int errno) {
+      super("cannot read the reference label: " + Errno.describe(errno));
+      this.errno = errno;
+    }
+
+    public int errno() {
+      return errno;
+    }
+  }
+
   /** Where a root lies: the directory holding it, and its name there (empty: the directory itself). */
   private record Located(FileTree.Directory owner, byte[] name) {}
 
@@ -109,7 +162,7 @@ public final class ContextChanger implements AutoCloseable {
     Located located = null;
     FileTree.Directory handOver = null;
     try {
-      located = locate(strip(shown));
+      located = locate(tree, strip(shown));
       FileTree.Status status = located.owner().status(located.name(), shown);
       boolean follow = (!options.recurse() && options.dereference()) || trailingSlash;
       if (status.type() == FileType.SYMLINK && follow) {
@@ -126,7 +179,7 @@ public final class ContextChanger implements AutoCloseable {
         }
         located.owner().close();
         located = null;
-        located = locate(target);
+        located = locate(tree, target);
         status = located.owner().status(located.name(), shown);
       }
       boolean descend = options.recurse() && status.type() == FileType.DIRECTORY;
@@ -163,7 +216,7 @@ public final class ContextChanger implements AutoCloseable {
   }
 
   /** Opens the directory holding {@code path} (no trailing slash), or for "/", "." and ".." the directory itself. */
-  private Located locate(byte[] path) throws IOException {
+  private static Located locate(FileTree tree, byte[] path) throws IOException {
     int slash = lastSlash(path);
     byte[] name = Arrays.copyOfRange(path, slash + 1, path.length);
     if (path.length == 1 && path[0] == '/' || isDots(name)) {
