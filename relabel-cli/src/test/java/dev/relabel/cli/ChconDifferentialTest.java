@@ -203,8 +203,8 @@ class ChconDifferentialTest {
   @Test
   void aSecondRunChangesNoCtimeWhereChconsMovesThem() throws Exception {
     // On a tmpfs: ext4 itself leaves an attribute rewritten with the same value alone, ctime
-    // included, so there chcon's second run would move no ctime either; tmpfs, XFS and btrfs
-    // move it at every write.
+    // included, so there chcon's second run would move no ctime either; tmpfs moves it at every
+    // write, as the filesystems container volumes live on do.
     Path fs = Files.createDirectory(base.resolve("rerun-tmpfs"));
     mount(List.of("mount", "-t", "tmpfs", "-o", "size=256m", "relabel-rerun", fs.toString()), fs);
     Path theirs = scrambledCopy(fs.resolve("chcon"));
