@@ -197,6 +197,6 @@ class ChconCommandTest {
     Cli.Result again = Cli.run("chcon", "-R", "--json", "--summary", "-t", "bin_t", ours + "/dir");
     JsonNode second = JsonMapper.builder().build().readTree(new String(again.out(), StandardCharsets.UTF_8));
     assertEquals(0, second.get("counts").get("relabeled").asLong(), again::toString);
-    assertTrue(again.err().contains("chcon: 7 entries, 0 changed, 1 failed"), again::toString);
+    assertTrue(again.err().contains("relabel chcon: 7 entries, 0 changed, 1 failed, "), again::toString);
   }
 }
