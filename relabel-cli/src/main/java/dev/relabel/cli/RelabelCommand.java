@@ -62,7 +62,7 @@ public class RelabelCommand implements Runnable {
    * superclass, so this adds only the verbs, in the order help lists them.
    */
   @Command(subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
-      RestoreVerb.class, CheckVerb.class, VerifyVerb.class, RelabelVerb.class, OnbootVerb.class,
+      ChconCommand.class, RestoreVerb.class, CheckVerb.class, VerifyVerb.class, RelabelVerb.class, OnbootVerb.class,
       AutorelabelVerb.class, PlanCommand.class, TarCommand.class, HelpCommand.class})
   public static final class WithEveryVerb extends RelabelCommand {
     public WithEveryVerb() {
