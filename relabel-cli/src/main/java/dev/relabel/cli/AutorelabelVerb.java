@@ -1,6 +1,6 @@
 package dev.relabel.cli;
 
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.spec.PolicyException;
 import dev.relabel.systemd.FilesystemProgress;
 import dev.relabel.systemd.SystemdNotifier;
@@ -50,6 +50,8 @@ import picocli.CommandLine.Option;
           + " reboot could not be asked for.",
     })
 final class AutorelabelVerb extends FixfilesVerb {
+  private static final Kernel KERNEL = Kernel.linux();
+
   /** How often a progress line is written while a filesystem is being labelled. */
   private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
@@ -104,7 +106,7 @@ final class AutorelabelVerb extends FixfilesVerb {
       return status;
     }
     Files.delete(flag);
-    NativeIo.syncAll();
+    KERNEL.syncAll();
     say("*** Relabel finished; " + flag + " removed.");
     notifier.ifPresent(SystemdNotifier::ready);
     if (noReboot) {

@@ -3,7 +3,8 @@ package dev.relabel.cli;
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.nativeio.Errno;
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.FileStat;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.spec.FileType;
 import dev.relabel.spec.Spec;
@@ -128,16 +129,16 @@ final class PathLabeller {
     }
     Lstat lstat = lstat(charset, named);
     if (lstat.stat() == null) {
-      if (!(ignoreMissing && lstat.errno() == Errno.ENOENT)) {
+      if (!(ignoreMissing && lstat.missing())) {
         output.fatal(output.concat(SetfilesOutput.PREFIX + "lstat(", named.getBytes(charset),
-            ") failed: " + SetfilesOutput.strerror(lstat.errno()) + "\n"));
+            ") failed: " + lstat.reason() + "\n"));
         if (reporting != null && reporting.json() != null) {
           reporting.json().error(named.getBytes(charset), lstat.errno(), "lstat failed");
         }
       }
       return;
     }
-    NativeIo.FileStat stat = lstat.stat();
+    FileStat stat = lstat.stat();
     Path absolute;
     try {
       absolute = Path.of(named).toAbsolutePath().normalize();
@@ -274,18 +275,34 @@ final class PathLabeller {
     return path.substring(0, end);
   }
 
-  /** lstat(2) of a path as given: its status, or the errno it failed with. */
-  record Lstat(NativeIo.FileStat stat, int errno) {}
+  /** lstat(2) of a path as given: its status, or the error it failed with (one of the two is null). */
+  record Lstat(FileStat stat, NativeIoException failure) {
+    /** The errno for a report: 0 when it succeeded. */
+    int errno() {
+      return failure == null ? 0 : failure.errno();
+    }
+
+    /** Whether it failed, other than with EACCES (setfiles stats -r and -e paths and lets EACCES pass). */
+    boolean failedOtherThanAccess() {
+      return failure != null && !(failure instanceof NativeIoException.AccessDeniedException);
+    }
+
+    /** Whether it failed because the path does not exist. */
+    boolean missing() {
+      return failure instanceof NativeIoException.NoSuchEntryException;
+    }
+
+    /** The C library's words for the failure. */
+    String reason() {
+      return failure.reason();
+    }
+  }
 
   static Lstat lstat(Charset charset, String path) {
-    byte[] bytes = path.getBytes(charset);
-    if (bytes.length == 0) {
-      return new Lstat(null, Errno.ENOENT);
-    }
     try {
-      return new Lstat(NativeIo.stat(NativeIo.AT_FDCWD, NativeIo.nul(bytes), bytes), 0);
+      return new Lstat(Kernel.linux().lstat(path.getBytes(charset)), null);
     } catch (NativeIoException e) {
-      return new Lstat(null, e.errno());
+      return new Lstat(null, e);
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.relabel.cli;
 
-import dev.relabel.nativeio.Errno;
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.FileStat;
 import dev.relabel.spec.FileType;
 import java.nio.charset.Charset;
 import java.util.List;
@@ -37,10 +36,9 @@ final class SetfilesArgs {
   static Integer checkExcludes(List<String> excludes, SetfilesOutput output, Charset charset, List<String> into) {
     for (String exclude : excludes) {
       PathLabeller.Lstat lstat = PathLabeller.lstat(charset, exclude);
-      NativeIo.FileStat stat = lstat.stat();
-      int errno = lstat.errno();
-      if (errno != 0 && errno != Errno.EACCES) {
-        output.error("Can't stat exclude path \"" + exclude + "\", " + SetfilesOutput.strerror(errno) + " - ignoring.\n");
+      FileStat stat = lstat.stat();
+      if (lstat.failedOtherThanAccess()) {
+        output.error("Can't stat exclude path \"" + exclude + "\", " + lstat.reason() + " - ignoring.\n");
         continue;
       }
       if (!exclude.startsWith("/")) {

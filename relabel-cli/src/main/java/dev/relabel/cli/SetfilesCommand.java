@@ -354,9 +354,9 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
   private Integer checkAlternateRoot() {
     for (int i = 0; i < alternateRoots.size(); i++) {
       String root = alternateRoots.get(i);
-      int errno = PathLabeller.lstat(charset, root).errno();
-      if (errno != 0 && errno != Errno.EACCES) {
-        output.fatal("Can't stat alt_root_path \"" + root + "\", " + SetfilesOutput.strerror(errno) + "\n");
+      PathLabeller.Lstat lstat = PathLabeller.lstat(charset, root);
+      if (lstat.failedOtherThanAccess()) {
+        output.fatal("Can't stat alt_root_path \"" + root + "\", " + lstat.reason() + "\n");
         return EXIT_FATAL;
       }
       if (i > 0) {
@@ -387,8 +387,9 @@ public final class SetfilesCommand implements Callable<Integer>, SetfilesStatuse
       return EXIT_FATAL;
     }
     if (!Files.exists(file)) {
-      int errno = PathLabeller.lstat(charset, specFile).errno();
-      output.fatal(specFile + ": " + SetfilesOutput.strerror(errno == 0 ? Errno.ENOENT : errno) + "\n");
+      // Files.exists says no: lstat's words, or ENOENT's where lstat succeeds (a dangling symlink).
+      PathLabeller.Lstat lstat = PathLabeller.lstat(charset, specFile);
+      output.fatal(specFile + ": " + (lstat.failure() == null ? Errno.strerror(Errno.ENOENT) : lstat.reason()) + "\n");
       return EXIT_FATAL;
     }
     if (!Files.isRegularFile(file)) {

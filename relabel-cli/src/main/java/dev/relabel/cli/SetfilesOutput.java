@@ -261,12 +261,7 @@ final class SetfilesOutput implements RelabelListener {
 
   /** The C library's text for an errno, as {@code %m} prints it. */
   static String strerror(int errno) {
-    String described = Errno.describe(errno);
-    int open = described.indexOf(" (");
-    if (open >= 0 && described.endsWith(")")) {
-      return described.substring(open + 2, described.length() - 1);
-    }
-    return "Unknown error " + errno;
+    return Errno.strerror(errno);
   }
 
   private static byte[] ascii(String s) {

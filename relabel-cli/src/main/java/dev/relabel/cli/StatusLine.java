@@ -92,7 +92,7 @@ final class StatusLine {
     FileDescriptor expected = fd == 1 ? FileDescriptor.out : FileDescriptor.err;
     try {
       return stream instanceof FileOutputStream file && file.getFD() == expected
-          && dev.relabel.nativeio.NativeIo.isTerminal(fd);
+          && dev.relabel.nativeio.Kernel.linux().isTerminal(fd);
     } catch (IOException | LinkageError e) {
       return false;
     }

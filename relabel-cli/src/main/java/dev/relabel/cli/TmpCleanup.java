@@ -1,6 +1,6 @@
 package dev.relabel.cli;
 
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.walk.PathBytes;
 import java.io.IOException;
@@ -21,6 +21,8 @@ import java.util.Set;
  * another filesystem (fixfiles' find does; a mount point below /tmp is left alone here).
  */
 final class TmpCleanup {
+  private static final Kernel KERNEL = Kernel.linux();
+
   /** Where the policy's initial contexts are shown when SELinux is enabled. */
   private static final String INITIAL_CONTEXTS = "/sys/fs/selinux/initial_contexts/";
 
@@ -117,7 +119,7 @@ final class TmpCleanup {
         }
         if (label != null) {
           byte[] path = bytes(entry);
-          NativeIo.setLabel(NativeIo.AT_FDCWD, NativeIo.nul(path), label, path);
+          KERNEL.setLabel(Kernel.AT_FDCWD, Kernel.nul(path), label, path);
         }
       }
     });
@@ -132,7 +134,7 @@ final class TmpCleanup {
   private static byte[] label(Path entry) {
     byte[] path = bytes(entry);
     try {
-      return NativeIo.getLabel(NativeIo.AT_FDCWD, NativeIo.nul(path), path);
+      return KERNEL.getLabel(Kernel.AT_FDCWD, Kernel.nul(path), path);
     } catch (NativeIoException e) {
       return null;
     }

@@ -1,6 +1,7 @@
 package dev.relabel.systemd;
 
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.FileStat;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.walk.PathBytes;
 import dev.relabel.walk.RelabelListener;
@@ -29,6 +30,8 @@ import java.util.function.Consumer;
  * exact count. {@link #close} stops the thread, after a last line if entries were decided since.
  */
 public final class FilesystemProgress implements RelabelListener, AutoCloseable {
+  private static final Kernel KERNEL = Kernel.linux();
+
   private final Consumer<String> console;
   private final Optional<SystemdNotifier> notifier;
   private final Duration interval;
@@ -147,15 +150,15 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
   public static Optional<MountRoot> mountRoot(Path root) {
     byte[] path = root.toString().getBytes(PathBytes.charset());
     try {
-      NativeIo.FileStat stat = NativeIo.stat(NativeIo.AT_FDCWD, path, path);
+      FileStat stat = KERNEL.stat(Kernel.AT_FDCWD, path, path);
       Path parent = root.getParent();
       if (parent != null) {
         byte[] parentPath = parent.toString().getBytes(PathBytes.charset());
-        if (NativeIo.stat(NativeIo.AT_FDCWD, parentPath, parentPath).device() == stat.device()) {
+        if (KERNEL.stat(Kernel.AT_FDCWD, parentPath, parentPath).device() == stat.device()) {
           return Optional.empty();
         }
       }
-      return Optional.of(new MountRoot(stat.device(), NativeIo.inodesInUse(NativeIo.nul(path), path)));
+      return Optional.of(new MountRoot(stat.device(), KERNEL.inodesInUse(Kernel.nul(path), path)));
     } catch (NativeIoException e) {
       return Optional.empty();
     }

@@ -398,7 +398,7 @@ final class Walk {
 
   void fail(byte[] path, IOException e) {
     int errno = e instanceof NativeIoException n ? n.errno() : 0;
-    String message = e instanceof NativeIoException n ? n.operation() + ": " + dev.relabel.nativeio.Errno.describe(errno)
+    String message = e instanceof NativeIoException n ? n.operation() + ": " + n.describe()
         : String.valueOf(e.getMessage());
     fail(path, errno, message);
   }
