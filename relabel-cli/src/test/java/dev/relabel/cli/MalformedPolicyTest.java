@@ -1,7 +1,6 @@
 package dev.relabel.cli;
 
 import dev.relabel.cli.common.ExitStatus;
-import dev.relabel.cli.setfiles.SetfilesCommand;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

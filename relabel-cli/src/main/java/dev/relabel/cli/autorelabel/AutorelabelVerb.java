@@ -2,6 +2,7 @@ package dev.relabel.cli.autorelabel;
 
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.fixfiles.FixfilesVerb;
 import dev.relabel.cli.fixfiles.OnbootVerb;
@@ -32,6 +33,7 @@ import picocli.CommandLine.Option;
     name = "autorelabel",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
@@ -97,8 +99,8 @@ public final class AutorelabelVerb extends FixfilesVerb {
     }
     String asked = Files.readString(flag, StandardCharsets.ISO_8859_1).strip();
     applyFlagOptions(asked);
-    if (threads == null) {
-      threads = "0";
+    if (threads.given() == null) {
+      threads.give("0");
     }
     say("*** Warning -- SELinux relabel is required (" + flag + (asked.isEmpty() ? "" : ": " + asked) + ").");
     say("*** Relabeling could take a very long time, depending on file system size and speed of hard drives.");
@@ -137,7 +139,9 @@ public final class AutorelabelVerb extends FixfilesVerb {
         case "-T" -> {
           if (i + 1 < tokens.length) {
             String value = tokens[++i];
-            threads = threads == null ? value : threads;
+            if (threads.given() == null) {
+              threads.give(value);
+            }
           }
         }
         case "-M" -> say("autorelabel: -M (relabel through bind mounts) is not supported; the mounted"

@@ -1,5 +1,6 @@
 package dev.relabel.cli.fixfiles;
 
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.spec.PolicyException;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import picocli.CommandLine.Parameters;
     name = "check",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
@@ -40,6 +42,7 @@ public class CheckVerb extends FixfilesVerb {
       name = "verify",
       mixinStandardHelpOptions = true,
       versionProvider = VersionProvider.class,
+      resourceBundle = ThreadsOption.BUNDLE,
       sortOptions = false,
       usageHelpWidth = 100,
       description = {

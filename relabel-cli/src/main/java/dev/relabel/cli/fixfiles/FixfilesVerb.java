@@ -1,6 +1,7 @@
 package dev.relabel.cli.fixfiles;
 
 import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.output.JsonOption;
@@ -8,9 +9,8 @@ import dev.relabel.cli.output.ProgressOptions;
 import dev.relabel.cli.output.Reporting;
 import dev.relabel.cli.output.SetfilesOutput;
 import dev.relabel.cli.setfiles.PathLabeller;
-import dev.relabel.cli.setfiles.RestoreconCommand;
-import dev.relabel.cli.setfiles.SetfilesArgs;
-import dev.relabel.cli.setfiles.SetfilesCommand;
+import dev.relabel.cli.setfiles.SystemPolicy;
+import dev.relabel.cli.setfiles.SystemPolicy;
 import dev.relabel.cli.setfiles.SignalStop;
 import dev.relabel.spec.PolicyException;
 import dev.relabel.spec.PolicyLoader;
@@ -61,9 +61,8 @@ public abstract class FixfilesVerb implements Callable<Integer> {
   @Option(names = "-F", description = "Force: set the whole context, also over a customizable type.")
   protected boolean force;
 
-  @Option(names = "-T", paramLabel = "N",
-      description = "Use N threads; 0 (the default here; fixfiles' tools use 1) for one per core.")
-  protected String threads;
+  @Mixin
+  protected ThreadsOption threads;
 
   @Option(names = "-B", description = "Only the entries modified since the system booted (/proc/stat's btime).")
   protected boolean sinceBoot;
@@ -219,13 +218,9 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     }
   }
 
-  private int threadCount() {
-    return threads == null ? 0 : SetfilesArgs.threadCount(spec, threads);
-  }
-
   private RelabelOptions options(boolean dryRun) {
     RelabelOptions options = RelabelOptions.defaults()
-        .withThreads(threadCount())
+        .withThreads(threads.count(0))
         .withForce(force)
         .withDryRun(dryRun);
     return host.isRealRoot() ? options : options.withAlternateRoot(Path.of(host.root()));
@@ -313,7 +308,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
         // No policy of its own under the root: the host's.
       }
     }
-    PathLabeller labeller = RestoreconCommand.systemLabeller(output, charset, options, mode, alternateRoot, excluded,
+    PathLabeller labeller = SystemPolicy.labeller(output, charset, options, mode, alternateRoot, excluded,
         trackUsedSpecs, policyRoot, previous, reporting).stoppingWhen(signals::stopped);
     signals.counting(labeller);
     return labeller;

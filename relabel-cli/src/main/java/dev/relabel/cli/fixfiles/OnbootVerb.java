@@ -2,6 +2,7 @@ package dev.relabel.cli.fixfiles;
 
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.setfiles.PathLabeller;
 import java.io.IOException;
@@ -23,6 +24,7 @@ import picocli.CommandLine.Option;
     name = "onboot",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
@@ -54,8 +56,8 @@ public final class OnbootVerb extends FixfilesVerb {
     if (bindMounts) {
       flags.append("-M ");
     }
-    if (threads != null) {
-      flags.append("-T ").append(threads).append(' ');
+    if (threads.given() != null) {
+      flags.append("-T ").append(threads.given()).append(' ');
     }
     if (!host.selinuxEnabled()) {
       flags.setLength(0);

@@ -1,5 +1,6 @@
 package dev.relabel.cli.fixfiles;
 
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.spec.PolicyException;
 import java.io.BufferedReader;
@@ -13,6 +14,7 @@ import picocli.CommandLine.Option;
     name = "relabel",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     usageHelpWidth = 100,
     description = {

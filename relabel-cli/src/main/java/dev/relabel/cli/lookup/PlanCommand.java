@@ -1,13 +1,14 @@
 package dev.relabel.cli.lookup;
 
 import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.Reporting;
-import dev.relabel.cli.setfiles.SetfilesCommand;
+import dev.relabel.cli.setfiles.SystemPolicy;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.spec.PolicyException;
 import dev.relabel.spec.PolicyLoader;
@@ -39,6 +40,7 @@ import picocli.CommandLine.ParentCommand;
     name = "plan",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
@@ -89,9 +91,8 @@ public final class PlanCommand implements Callable<Integer>, ExitStatus.Declared
   @Option(names = "-e", paramLabel = "DIR", description = "Leave out this directory and everything beneath it.")
   private List<Path> excludes = new ArrayList<>();
 
-  @Option(names = "-T", paramLabel = "N", defaultValue = "0",
-      description = "Worker threads; 0 (the default) for one per core.")
-  private int threads;
+  @Mixin
+  private ThreadsOption threads;
 
   @Option(names = "--top", paramLabel = "N", defaultValue = "10",
       description = "How many directories and transitions to list (default ${DEFAULT-VALUE}).")
@@ -115,14 +116,14 @@ public final class PlanCommand implements Callable<Integer>, ExitStatus.Declared
     Path base = root == null ? Path.of("/") : root;
     Path policy = fileContexts != null ? fileContexts : PolicyLoader.systemFileContexts(base);
     LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
-    RelabelOptions options = RelabelOptions.defaults().withThreads(threads).withForce(force).withDryRun(true)
+    RelabelOptions options = RelabelOptions.defaults().withThreads(threads.count(0)).withForce(force).withDryRun(true)
         .withExcludes(excludes).withOneFilesystem(true);
     if (root != null) {
       options = options.withAlternateRoot(root);
     }
     ChangeSummary summary = new ChangeSummary();
     RelabelReport report;
-    try (Relabeler relabeler = new Relabeler(matcher, SetfilesCommand.systemCustomizableTypes(), options,
+    try (Relabeler relabeler = new Relabeler(matcher, SystemPolicy.customizableTypes(), options,
         new NativeFileTree(), reporting.listener(summary))) {
       Relabeler planned = previous == null ? relabeler
           : relabeler.changedSince(LabelMatcher.compile(PolicyLoader.lenient().load(previous)));

@@ -1,25 +1,15 @@
 package dev.relabel.cli.setfiles;
 
 import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
-import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
-import dev.relabel.cli.output.Reporting;
-import dev.relabel.cli.output.SetfilesOutput;
-import dev.relabel.match.LabelMatcher;
 import dev.relabel.spec.PolicyException;
-import dev.relabel.spec.PolicyLoader;
 import dev.relabel.walk.DirectoryDigests;
-import dev.relabel.walk.NativeFileTree;
 import dev.relabel.walk.RelabelOptions;
-import dev.relabel.walk.Relabeler;
 import java.io.IOException;
-import java.nio.charset.Charset;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -41,6 +31,7 @@ import picocli.CommandLine.Spec;
     name = "restorecon",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     separator = " ",
     usageHelpWidth = 100,
@@ -127,8 +118,8 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
   @Option(names = "-m", description = "Do not skip the mounts without seclabel (only skipped when SELinux is enabled).")
   private boolean noSeclabelCheck;
 
-  @Option(names = "-T", paramLabel = "N", description = "Use N threads; 0 for one per core. Default: 1.")
-  private String threads = "1";
+  @Mixin
+  private ThreadsOption threads;
 
   @Option(names = "-f", paramLabel = "FILE",
       description = "Read the paths from FILE ('-' for standard input), one per line, instead of PATH arguments.")
@@ -186,113 +177,23 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
       // restorecon's usage() for argc < 2; with an option but no PATH it does nothing, successfully.
       throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
     }
-    try (Reporting reporting = Reporting.start(parent.io(), "restorecon", json, progress, verbose.length > 0, dryRun);
-        SignalStop signals = SignalStop.install(Thread.currentThread())) {
-      SetfilesOutput output = new SetfilesOutput(reporting.io(), reporting.io().charset(), verbose.length > 0);
-      int status;
-      try {
-        status = run(reporting, output, signals);
-      } finally {
-        output.flush();
-      }
-      if (signals.stopped()) {
-        status = signals.report(output, dryRun);
-      }
-      return reporting.finish(status);
-    }
-  }
-
-  private int run(Reporting reporting, SetfilesOutput output, SignalStop signals) throws IOException, PolicyException {
-    Io io = reporting.io();
-    Charset charset = io.charset();
-    {
-      for (int i = 0; i < outFiles.size(); i++) {
-        output.error(SetfilesOutput.PREFIX + "-o option no longer supported\n");
-      }
-      List<String> excludedDirectories = new ArrayList<>();
-      Integer status = SetfilesArgs.checkExcludes(excludes, output, charset, excludedDirectories);
-      if (status != null) {
-        return status;
-      }
-      int threadCount = SetfilesArgs.threadCount(spec, threads);
-      boolean readList = inputFile != null || standardInput;
-      if (readList && !paths.isEmpty()) {
-        throw new ParameterException(spec.commandLine(), "PATH arguments cannot be mixed with -f or -s");
-      }
-      RelabelOptions options = RelabelOptions.defaults()
-          .withThreads(threadCount)
-          .withForce(force)
-          .withDryRun(dryRun)
-          .withExcludes(excludedDirectories.stream().map(Path::of).toList())
-          .withOneFilesystem(oneFilesystem)
-          .withIgnoreMissing(ignoreMissing)
-          .withCheckSeclabel(!noSeclabelCheck)
-          .withHardLinkCheck(false)
-          .withRecurse(recurse)
-          .withReportUnusedSpecs(warnNoMatch)
-          .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
-              : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF);
-      PathLabeller labeller = systemLabeller(output, charset, options, PathLabeller.Mode.RESTORECON, null,
-          excludedDirectories, warnNoMatch, reporting).stoppingWhen(signals::stopped);
-      signals.counting(labeller);
-      Glob glob = new Glob(charset);
-      if (readList) {
-        String file = standardInput ? "-" : inputFile;
-        byte[] list;
-        try {
-          list = file.equals("-") ? PathLabeller.readAll(io.in()) : Files.readAllBytes(Path.of(file));
-        } catch (IOException | InvalidPathException e) {
-          output.fatal("Unable to open " + file + ": " + PathLabeller.reason(e) + "\n");
-          return ExitStatus.SETFILES_FATAL;
-        }
-        for (String path : PathLabeller.records(list, nulSeparated ? (byte) 0 : (byte) '\n', charset)) {
-          labeller.labelPattern(glob, path);
-        }
-      } else {
-        for (String path : paths) {
-          labeller.labelPattern(glob, path);
-        }
-      }
-      if (warnNoMatch && !signals.stopped()) {
-        labeller.warnUnusedSpecs();
-      }
-      output.flush();
-      return output.hasFatal() || output.hasEntryErrors() ? ExitStatus.SETFILES_FATAL : ExitStatus.OK;
-    }
-  }
-
-  /**
-   * A labeller with the system's policy, as restorecon's {@code selabel_open} without a path finds
-   * it ({@code /etc/selinux/TYPE/contexts/files/file_contexts}), and the system's customizable
-   * types.
-   */
-  public static PathLabeller systemLabeller(SetfilesOutput output, Charset charset, RelabelOptions options,
-      PathLabeller.Mode mode, String alternateRoot, List<String> excludedDirectories, boolean trackUsedSpecs,
-      Reporting reporting) throws IOException, PolicyException {
-    return systemLabeller(output, charset, options, mode, alternateRoot, excludedDirectories, trackUsedSpecs,
-        Path.of("/"), null, reporting);
-  }
-
-  /**
-   * As {@link #systemLabeller(SetfilesOutput, Charset, RelabelOptions, PathLabeller.Mode, String, List, boolean,
-   * Reporting)},
-   * with the policy of the system installed under {@code policyRoot} (its /etc/selinux/config
-   * names it), and, when {@code previous} is given, touching only what that previous policy
-   * labels otherwise ({@code fixfiles -C}).
-   */
-  public static PathLabeller systemLabeller(SetfilesOutput output, Charset charset, RelabelOptions options,
-      PathLabeller.Mode mode, String alternateRoot, List<String> excludedDirectories, boolean trackUsedSpecs,
-      Path policyRoot, Path previous, Reporting reporting) throws IOException, PolicyException {
-    Path fileContexts = PolicyLoader.systemFileContexts(policyRoot);
-    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.lenient().load(fileContexts));
-    java.util.Set<String> customizable = policyRoot.equals(Path.of("/")) ? SetfilesCommand.systemCustomizableTypes()
-        : dev.relabel.context.CustomizableTypes.forFileContexts(fileContexts);
-    Relabeler relabeler = new Relabeler(matcher, customizable, options, new NativeFileTree(),
-        reporting == null ? output : reporting.listener(output));
-    if (previous != null) {
-      relabeler = relabeler.changedSince(LabelMatcher.compile(PolicyLoader.lenient().load(previous)));
-    }
-    return new PathLabeller(charset, output, matcher, relabeler, mode, alternateRoot, excludedDirectories,
-        options.ignoreMissing(), trackUsedSpecs).reportingTo(reporting);
+    return new SetfilesPipeline("restorecon", spec, PathLabeller.Mode.RESTORECON)
+        .output(verbose.length > 0, dryRun)
+        .paths(outFiles, List.of(), excludes)
+        .threads(() -> threads.count(1))
+        .roots(paths, inputFile, standardInput, nulSeparated)
+        .statistics(warnNoMatch, false)
+        .engine(RelabelOptions.defaults()
+            .withForce(force)
+            .withDryRun(dryRun)
+            .withOneFilesystem(oneFilesystem)
+            .withIgnoreMissing(ignoreMissing)
+            .withCheckSeclabel(!noSeclabelCheck)
+            .withHardLinkCheck(false)
+            .withRecurse(recurse)
+            .withReportUnusedSpecs(warnNoMatch)
+            .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
+                : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF))
+        .run(parent.io(), json, progress);
   }
 }

@@ -6,28 +6,10 @@ import dev.relabel.nativeio.FileStat;
 import dev.relabel.spec.FileType;
 import java.nio.charset.Charset;
 import java.util.List;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 
 /** The option checks setfiles.c makes for both of its names, setfiles and restorecon. */
 public final class SetfilesArgs {
   private SetfilesArgs() {}
-
-  /** {@code -T N}: digits only (strtoull with nothing left over), at most 32767; 0 for one per core. */
-  public static int threadCount(CommandSpec spec, String threads) {
-    if (threads.isEmpty() || !threads.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw new ParameterException(spec.commandLine(), "invalid thread count for -T: '" + threads + "'");
-    }
-    try {
-      int n = Integer.parseInt(threads);
-      if (n > 32767) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new ParameterException(spec.commandLine(), "too many threads for -T: " + threads + " (at most 32767)");
-    }
-  }
 
   /**
    * {@code -e}: a path that cannot be stat'ed is ignored with a warning; a relative one is fatal

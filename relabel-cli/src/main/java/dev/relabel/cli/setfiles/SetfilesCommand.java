@@ -1,27 +1,15 @@
 package dev.relabel.cli.setfiles;
 
 import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
-import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
-import dev.relabel.cli.output.Reporting;
-import dev.relabel.cli.output.SetfilesOutput;
-import dev.relabel.context.CustomizableTypes;
-import dev.relabel.match.LabelMatcher;
-import dev.relabel.nativeio.Errno;
 import dev.relabel.spec.PolicyException;
-import dev.relabel.spec.PolicyLoader;
 import dev.relabel.walk.DirectoryDigests;
 import dev.relabel.walk.RelabelOptions;
-import dev.relabel.walk.NativeFileTree;
-import dev.relabel.walk.Relabeler;
 import java.io.IOException;
-import java.nio.charset.Charset;
-import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -43,6 +31,7 @@ import picocli.CommandLine.Spec;
     name = "setfiles",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     separator = " ",
     usageHelpWidth = 100,
@@ -152,8 +141,8 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   @Option(names = "-j", description = "Leave files with more than one hard link alone (setfiles 3.5+).")
   private boolean skipMultiLinked;
 
-  @Option(names = "-T", paramLabel = "N", description = "Use N threads; 0 for one per core. Default: 1.")
-  private String threads = "1";
+  @Mixin
+  private ThreadsOption threads;
 
   @Option(names = "-C", description = "Exit 1, not 255, when the only errors are entries that could not be relabelled.")
   private boolean countErrors;
@@ -204,9 +193,6 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   @Mixin
   private JsonOption json;
 
-  /** --json and progress for this run. */
-  private Reporting reporting;
-
   @Option(names = "-W",
       description = "After the run, warn about every spec that matched no entry, as setfiles' selabel_stats does.")
   private boolean warnNoMatch;
@@ -220,125 +206,31 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   @Parameters(index = "1..*", arity = "0..*", paramLabel = "PATH", description = "The trees and files to label.")
   private List<String> paths = new ArrayList<>();
 
-  private Charset charset;
-  private SetfilesOutput output;
-  private LabelMatcher matcher;
-  private PathLabeller labeller;
-  /** The alternate root, absolute, normalized, one char per decoded char; null without -r. */
-  private String alternateRoot;
-  /** The -e directories, without trailing slashes. */
-  private final List<String> excludedDirectories = new ArrayList<>();
-  /** SIGINT and SIGTERM, while the command runs: they stop the walk (see {@link SignalStop}). */
-  private SignalStop signals;
-
   @Override
   public Integer call() throws IOException, PolicyException {
     refuseUnsupported();
-    try (Reporting reporting = Reporting.start(parent.io(), "setfiles", json, progress, verbose, dryRun)) {
-      this.reporting = reporting;
-      Io io = reporting.io();
-      charset = io.charset();
-      output = new SetfilesOutput(io, charset, verbose);
-      int status;
-      try (SignalStop stop = SignalStop.install(Thread.currentThread())) {
-        signals = stop;
-        status = run(io);
-        if (signals.stopped()) {
-          status = signals.report(output, dryRun);
-        }
-      } finally {
-        output.flush();
-      }
-      return reporting.finish(status);
-    }
-  }
-
-  private int run(Io io) throws IOException, PolicyException {
-    for (int i = 0; i < outFiles.size(); i++) {
-      output.error(SetfilesOutput.PREFIX + "-o option no longer supported\n");
-    }
-    Integer status = checkAlternateRoot();
-    if (status == null) {
-      status = SetfilesArgs.checkExcludes(excludes, output, charset, excludedDirectories);
-    }
-    if (status != null) {
-      return status;
-    }
-    int threadCount = SetfilesArgs.threadCount(spec, threads);
-    boolean readList = inputFile != null || standardInput;
-    if (readList && !paths.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "PATH arguments cannot be mixed with -f or -s");
-    }
-    if (!readList && paths.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
-    }
-    status = checkSpecFile();
-    if (status != null) {
-      return status;
-    }
-    matcher = LabelMatcher.compile(PolicyLoader.validating().load(Path.of(specFile)));
-    if (signals.stopped()) {
-      return ExitStatus.SETFILES_FATAL; // replaced by the signal's status; nothing was labelled
-    }
-    RelabelOptions options = RelabelOptions.defaults()
-        .withThreads(threadCount)
-        .withForce(force)
-        .withUserRoleType(userRoleType)
-        .withDryRun(dryRun)
-        .withExcludes(excludedDirectories.stream().map(Path::of).toList())
-        .withOneFilesystem(true)
-        .withIgnoreMissing(ignoreMissing)
-        .withCheckSeclabel(!noSeclabelCheck)
-        .withHardLinkCheck(!noHardLinkCheck && !standardInput)
-        .withSkipMultiLinked(skipMultiLinked)
-        .withRecurse(true)
-        .withReportUnusedSpecs(warnNoMatch)
-        .withLogMatches(printMatches)
-        .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
-            : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF);
-    if (alternateRoot != null) {
-      options = options.withAlternateRoot(Path.of(alternateRoot));
-    }
-    Relabeler relabeler = new Relabeler(matcher, systemCustomizableTypes(), options, new NativeFileTree(),
-        reporting.listener(output));
-    labeller = new PathLabeller(charset, output, matcher, relabeler, PathLabeller.Mode.SETFILES, alternateRoot,
-        excludedDirectories, ignoreMissing, warnNoMatch).reportingTo(reporting).stoppingWhen(signals::stopped);
-    signals.counting(labeller);
-    Glob glob = new Glob(charset);
-    if (readList) {
-      String file = standardInput ? "-" : inputFile;
-      byte[] list;
-      try {
-        list = file.equals("-") ? PathLabeller.readAll(io.in()) : Files.readAllBytes(Path.of(file));
-      } catch (IOException | InvalidPathException e) {
-        output.fatal("Unable to open " + file + ": " + PathLabeller.reason(e) + "\n");
-        return ExitStatus.SETFILES_FATAL;
-      }
-      for (String path : PathLabeller.records(list, nulSeparated ? (byte) 0 : (byte) '\n', charset)) {
-        if (signals.stopped()) {
-          break;
-        }
-        labeller.labelPattern(glob, path);
-      }
-    } else {
-      for (String path : paths) {
-        if (signals.stopped()) {
-          break;
-        }
-        labeller.labelPattern(glob, path);
-      }
-    }
-    if (warnNoMatch && !signals.stopped()) {
-      labeller.warnUnusedSpecs();
-    }
-    output.flush();
-    if (output.hasFatal()) {
-      return ExitStatus.SETFILES_FATAL;
-    }
-    if (output.hasEntryErrors()) {
-      return countErrors ? ExitStatus.SETFILES_ERRORS : ExitStatus.SETFILES_FATAL;
-    }
-    return ExitStatus.OK;
+    return new SetfilesPipeline("setfiles", spec, PathLabeller.Mode.SETFILES)
+        .output(verbose, dryRun)
+        .paths(outFiles, alternateRoots, excludes)
+        .threads(() -> threads.count(1))
+        .roots(paths, inputFile, standardInput, nulSeparated)
+        .statistics(warnNoMatch, countErrors)
+        .specFile(specFile)
+        .engine(RelabelOptions.defaults()
+            .withForce(force)
+            .withUserRoleType(userRoleType)
+            .withDryRun(dryRun)
+            .withOneFilesystem(true)
+            .withIgnoreMissing(ignoreMissing)
+            .withCheckSeclabel(!noSeclabelCheck)
+            .withHardLinkCheck(!noHardLinkCheck && !standardInput)
+            .withSkipMultiLinked(skipMultiLinked)
+            .withRecurse(true)
+            .withReportUnusedSpecs(warnNoMatch)
+            .withLogMatches(printMatches)
+            .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
+                : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF))
+        .run(parent.io(), json, progress);
   }
 
   private void refuseUnsupported() {
@@ -357,69 +249,5 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
     if (refused != null) {
       throw new ParameterException(spec.commandLine(), refused);
     }
-  }
-
-  /** setfiles' -r checks: the path must exist, be given once, and not be "/". */
-  private Integer checkAlternateRoot() {
-    for (int i = 0; i < alternateRoots.size(); i++) {
-      String root = alternateRoots.get(i);
-      PathLabeller.Lstat lstat = PathLabeller.lstat(charset, root);
-      if (lstat.failedOtherThanAccess()) {
-        output.fatal("Can't stat alt_root_path \"" + root + "\", " + lstat.reason() + "\n");
-        return ExitStatus.SETFILES_FATAL;
-      }
-      if (i > 0) {
-        output.fatal(SetfilesOutput.PREFIX + "only one -r can be specified\n");
-        return ExitStatus.SETFILES_FATAL;
-      }
-      if (root.equals("/")) {
-        output.fatal(SetfilesOutput.PREFIX + " invalid alt_rootpath: /\n");
-        return ExitStatus.SETFILES_FATAL;
-      }
-      try {
-        alternateRoot = Path.of(root).toAbsolutePath().normalize().toString();
-      } catch (InvalidPathException e) {
-        output.fatal("Can't stat alt_root_path \"" + root + "\", " + e.getReason() + "\n");
-        return ExitStatus.SETFILES_FATAL;
-      }
-    }
-    return null;
-  }
-
-  /** setfiles stat()s the spec file: it must exist and be a regular file. */
-  private Integer checkSpecFile() {
-    Path file;
-    try {
-      file = Path.of(specFile);
-    } catch (InvalidPathException e) {
-      output.fatal(specFile + ": " + e.getReason() + "\n");
-      return ExitStatus.SETFILES_FATAL;
-    }
-    if (!Files.exists(file)) {
-      // Files.exists says no: lstat's words, or ENOENT's where lstat succeeds (a dangling symlink).
-      PathLabeller.Lstat lstat = PathLabeller.lstat(charset, specFile);
-      output.fatal(specFile + ": " + (lstat.failure() == null ? Errno.strerror(Errno.ENOENT) : lstat.reason()) + "\n");
-      return ExitStatus.SETFILES_FATAL;
-    }
-    if (!Files.isRegularFile(file)) {
-      output.fatal(SetfilesOutput.PREFIX + " spec file " + specFile + " is not a regular file.\n");
-      return ExitStatus.SETFILES_FATAL;
-    }
-    return null;
-  }
-
-  /**
-   * The customizable types libselinux's is_context_customizable() reads: those of the system
-   * policy ({@code /etc/selinux/TYPE/contexts/customizable_types}, TYPE from
-   * {@code /etc/selinux/config}, {@code targeted} without one), whatever SPEC_FILE is.
-   */
-  public static Set<String> systemCustomizableTypes() throws IOException {
-    Path fileContexts;
-    try {
-      fileContexts = PolicyLoader.systemFileContexts(Path.of("/"));
-    } catch (PolicyException e) {
-      fileContexts = Path.of("/etc/selinux", PolicyLoader.DEFAULT_POLICY_TYPE, "contexts/files/file_contexts");
-    }
-    return CustomizableTypes.forFileContexts(fileContexts);
   }
 }

@@ -2,7 +2,6 @@ package dev.relabel.cli.output;
 
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.Cli;
-import dev.relabel.cli.lookup.PlanCommand;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
