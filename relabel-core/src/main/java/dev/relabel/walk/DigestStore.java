@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelListener;
 import dev.relabel.nativeio.NativeIoException;
 import java.io.IOException;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.relabel.nativeio.DirEntry;
 import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

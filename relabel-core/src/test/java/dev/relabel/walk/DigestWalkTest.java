@@ -1,5 +1,8 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
+import dev.relabel.report.RelabelReport;
+import dev.relabel.report.RelabelListener;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

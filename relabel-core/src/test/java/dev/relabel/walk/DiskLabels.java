@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import java.io.IOException;

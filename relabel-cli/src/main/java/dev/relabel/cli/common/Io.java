@@ -2,6 +2,7 @@ package dev.relabel.cli.common;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.relabel.policy.PathBytes;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
@@ -35,15 +36,6 @@ public record Io(InputStream in, OutputStream out, OutputStream err, Charset cha
         new FileInputStream(FileDescriptor.in),
         new FileOutputStream(FileDescriptor.out),
         new FileOutputStream(FileDescriptor.err),
-        jnuCharset());
-  }
-
-  /**
-   * The charset the JDK decodes command-line arguments and file names with. Encoding an argument
-   * back with it gives the bytes the process received, for every argument it could decode (all of
-   * them under ISO-8859-1, the valid ones under UTF-8).
-   */
-  public static Charset jnuCharset() {
-    return dev.relabel.walk.PathBytes.charset();
+        PathBytes.charset());
   }
 }

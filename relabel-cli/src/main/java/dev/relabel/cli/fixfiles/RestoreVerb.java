@@ -2,7 +2,7 @@ package dev.relabel.cli.fixfiles;
 
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
-import dev.relabel.spec.PolicyException;
+import dev.relabel.policy.PolicyException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.relabel.cli.fixfiles;
 
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.walk.PathBytes;
+import dev.relabel.policy.PathBytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

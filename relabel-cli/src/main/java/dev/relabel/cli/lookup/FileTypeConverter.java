@@ -1,6 +1,6 @@
 package dev.relabel.cli.lookup;
 
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.stream.Collectors;

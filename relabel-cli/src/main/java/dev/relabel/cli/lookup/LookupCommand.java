@@ -9,10 +9,10 @@ import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.JsonReport;
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.Policy;
-import dev.relabel.spec.PolicyException;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Policy;
+import dev.relabel.policy.PolicyException;
+import dev.relabel.policy.PolicyLoader;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -83,7 +83,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   public static final String ERROR = "<<error>>";
 
   private static final byte[] NO_MATCH_LINE = answerLine(NO_MATCH);
-  private static final byte[] NONE_LINE = answerLine(dev.relabel.spec.Spec.NONE);
+  private static final byte[] NONE_LINE = answerLine(dev.relabel.policy.Spec.NONE);
   private static final byte[] ERROR_LINE = answerLine(ERROR);
   private static final FileType[] TYPES = FileType.values();
   private static final byte[][] TYPE_NAMES = Arrays.stream(TYPES)

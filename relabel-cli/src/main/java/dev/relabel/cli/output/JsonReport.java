@@ -2,9 +2,9 @@ package dev.relabel.cli.output;
 
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.VersionProvider;
-import dev.relabel.walk.ChangeSummary;
-import dev.relabel.walk.RelabelListener;
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.report.ChangeSummary;
+import dev.relabel.report.RelabelListener;
+import dev.relabel.report.RelabelReport;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

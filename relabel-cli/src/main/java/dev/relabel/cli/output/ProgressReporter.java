@@ -1,9 +1,9 @@
 package dev.relabel.cli.output;
 
 import dev.relabel.cli.common.Io;
-import dev.relabel.systemd.FilesystemProgress;
-import dev.relabel.walk.RelabelListener;
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.report.FilesystemProgress;
+import dev.relabel.report.RelabelListener;
+import dev.relabel.report.RelabelReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

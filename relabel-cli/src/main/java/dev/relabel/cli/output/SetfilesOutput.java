@@ -3,8 +3,8 @@ package dev.relabel.cli.output;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.Io;
 import dev.relabel.nativeio.Errno;
-import dev.relabel.walk.RelabelListener;
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.report.RelabelListener;
+import dev.relabel.report.RelabelReport;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -45,7 +45,7 @@ public final class SetfilesOutput implements RelabelListener {
   /** With {@link #limitListedChanges}: how many change lines at most, the changes seen, the aggregate. */
   private long listLimit = Long.MAX_VALUE;
   private final java.util.concurrent.atomic.AtomicLong listed = new java.util.concurrent.atomic.AtomicLong();
-  private dev.relabel.walk.ChangeSummary summary;
+  private dev.relabel.report.ChangeSummary summary;
   /** Errors on single entries (status 255, or 1 with -C). */
   private long entryErrors;
 
@@ -89,7 +89,7 @@ public final class SetfilesOutput implements RelabelListener {
    */
   public void limitListedChanges(long limit) {
     this.listLimit = limit;
-    this.summary = new dev.relabel.walk.ChangeSummary();
+    this.summary = new dev.relabel.report.ChangeSummary();
   }
 
   /**
@@ -103,8 +103,8 @@ public final class SetfilesOutput implements RelabelListener {
     StringBuilder text = new StringBuilder();
     text.append(String.format(java.util.Locale.ROOT, "... %,d more changes not listed (of %,d; -vv lists them all)%n",
         summary.changes() - listLimit, summary.changes()));
-    text.append(dev.relabel.walk.ChangeSummary.table("Changes by directory", summary.byDirectory(), top));
-    text.append(dev.relabel.walk.ChangeSummary.table("Changes by type (old -> new)", summary.byTransition(), top));
+    text.append(dev.relabel.report.ChangeSummary.table("Changes by directory", summary.byDirectory(), top));
+    text.append(dev.relabel.report.ChangeSummary.table("Changes by type (old -> new)", summary.byTransition(), top));
     info(text.toString().getBytes(charset));
   }
 

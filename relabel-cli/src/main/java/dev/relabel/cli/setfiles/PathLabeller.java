@@ -8,9 +8,10 @@ import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.Spec;
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Spec;
+import dev.relabel.report.RelabelReport;
+import dev.relabel.walk.Exclusions;
 import dev.relabel.walk.Relabeler;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -52,7 +53,8 @@ public final class PathLabeller {
   /** The alternate root, absolute, normalized; null without one. */
   private final String alternateRoot;
   /** Directories (without trailing slashes) not to label; files too when not recursing. */
-  private final List<String> excludedDirectories;
+  /** The -e directories, tested as the engine tests a root (see {@link Exclusions#coversRoot}). */
+  private final Exclusions excludedDirectories;
   private final boolean ignoreMissing;
   private final boolean trackUsedSpecs;
   /** With -W: the specs that decided some entry, over every path (identity). */
@@ -74,7 +76,7 @@ public final class PathLabeller {
     this.relabeler = relabeler;
     this.mode = mode;
     this.alternateRoot = alternateRoot;
-    this.excludedDirectories = List.copyOf(excludedDirectories);
+    this.excludedDirectories = Exclusions.ofBytes(excludedDirectories.stream().map(d -> d.getBytes(charset)).toList());
     this.ignoreMissing = ignoreMissing;
     this.trackUsedSpecs = trackUsedSpecs;
   }
@@ -166,7 +168,7 @@ public final class PathLabeller {
     }
     // check_excluded: with recursion fts meets the root as a directory only; without, any root.
     boolean recurse = relabeler.options().recurse();
-    if ((type == FileType.DIRECTORY || !recurse) && isExcluded(text)) {
+    if ((type == FileType.DIRECTORY || !recurse) && excludedDirectories.coversRoot(text.getBytes(charset))) {
       return;
     }
     byte[] keyBytes = key.getBytes(charset);
@@ -256,17 +258,6 @@ public final class PathLabeller {
           given.getBytes(charset), " restorecon: " + reason(e) + ".\n"));
       return null;
     }
-  }
-
-  /** Whether a path lies in an excluded directory, compared as text as libselinux does. */
-  private boolean isExcluded(String path) {
-    for (String exclude : excludedDirectories) {
-      if (path.startsWith(exclude)
-          && (path.length() == exclude.length() || path.charAt(exclude.length()) == '/')) {
-        return true;
-      }
-    }
-    return false;
   }
 
   public static String stripTrailingSlashes(String path) {

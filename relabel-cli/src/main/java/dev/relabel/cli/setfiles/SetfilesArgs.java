@@ -3,7 +3,7 @@ package dev.relabel.cli.setfiles;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.output.SetfilesOutput;
 import dev.relabel.nativeio.FileStat;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.nio.charset.Charset;
 import java.util.List;
 

@@ -6,7 +6,7 @@ import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
-import dev.relabel.spec.PolicyException;
+import dev.relabel.policy.PolicyException;
 import dev.relabel.walk.DirectoryDigests;
 import dev.relabel.walk.RelabelOptions;
 import java.io.IOException;

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.cli.Cli.Result;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.PolicyLoader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

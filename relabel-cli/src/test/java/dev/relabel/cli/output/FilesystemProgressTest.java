@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.PolicyLoader;
-import dev.relabel.systemd.FilesystemProgress;
+import dev.relabel.policy.PolicyLoader;
+import dev.relabel.report.FilesystemProgress;
 import dev.relabel.walk.RelabelOptions;
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.report.RelabelReport;
 import dev.relabel.walk.Relabeler;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import dev.relabel.cli.common.Io;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.report.RelabelReport;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

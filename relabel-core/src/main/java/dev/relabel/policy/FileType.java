@@ -1,4 +1,4 @@
-package dev.relabel.spec;
+package dev.relabel.policy;
 
 import java.util.Optional;
 

@@ -1,4 +1,4 @@
-package dev.relabel.spec;
+package dev.relabel.policy;
 
 import static java.util.Objects.requireNonNull;
 

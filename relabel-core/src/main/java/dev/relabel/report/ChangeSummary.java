@@ -1,4 +1,4 @@
-package dev.relabel.walk;
+package dev.relabel.report;
 
 import dev.relabel.context.SecurityContext;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
-package dev.relabel.walk;
+package dev.relabel.report;
 
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.Spec;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.relabel.spec;
+package dev.relabel.policy;
 
 import dev.relabel.regex.PcrePattern;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.relabel.spec;
+package dev.relabel.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

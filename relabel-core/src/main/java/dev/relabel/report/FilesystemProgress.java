@@ -1,11 +1,13 @@
-package dev.relabel.systemd;
+package dev.relabel.report;
+
+import dev.relabel.systemd.SystemdNotifier;
 
 import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.walk.PathBytes;
-import dev.relabel.walk.RelabelListener;
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.policy.PathBytes;
+import dev.relabel.report.RelabelListener;
+import dev.relabel.report.RelabelReport;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
@@ -130,7 +132,7 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
   }
 
   /** 45s, 3m10s, 2h05m. */
-  static String duration(long seconds) {
+  public static String duration(long seconds) {
     if (seconds < 60) {
       return seconds + "s";
     }

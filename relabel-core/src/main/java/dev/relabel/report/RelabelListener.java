@@ -1,4 +1,4 @@
-package dev.relabel.walk;
+package dev.relabel.report;
 
 /**
  * Receives what a run does, from the worker threads, as it happens. Implementations must be

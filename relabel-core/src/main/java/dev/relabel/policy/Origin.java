@@ -1,4 +1,4 @@
-package dev.relabel.spec;
+package dev.relabel.policy;
 
 /** Which of the policy's files a spec came from; libselinux loads them in this order. */
 public enum Origin {
