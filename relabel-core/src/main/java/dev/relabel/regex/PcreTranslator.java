@@ -87,13 +87,10 @@ final class PcreTranslator {
   private static final long DIGITS_LIMIT = Integer.MAX_VALUE / 10 - 1;
   private static final int MAX_REPEAT_COUNT = 65535;
   private static final int MAX_LOOKBEHIND = 65535;
-  private static final int MAX_NAME_SIZE = 32;
   /** PCRE2's default parens_nest_limit. */
   private static final int PARENS_NEST_LIMIT = 250;
   /** PCRE2's limit on compiled code units (LINK_SIZE 2, as Debian builds it). */
   private static final long MAX_PATTERN_SIZE = 1 << 16;
-  /** {@code \p{...}} names longer than this are errors in PCRE2 (its buffer holds 49). */
-  private static final int MAX_PROPERTY_NAME = 49;
 
   /** The options PCRE2 tracks per group; libselinux starts with DOTALL. */
   private record Options(boolean caseless, boolean multiline, boolean dotall) {}
@@ -170,12 +167,12 @@ final class PcreTranslator {
     int firstGroup = 1;
   }
 
-  private final String pattern;
+  /** The pattern and the position being read. */
+  private final PcreLexer in;
   /** Group names to numbers. Complete in the second pass; being collected in the first. */
   private final Map<String, Integer> names;
   private final boolean namesComplete;
   private final StringBuilder out;
-  private int pos;
   /** Capturing groups opened so far. */
   private int groups;
   /** The highest group a numbered reference names: it must exist by the end of the pattern. */
@@ -230,7 +227,7 @@ final class PcreTranslator {
   }
 
   private PcreTranslator(String pattern, Map<String, Integer> names, boolean namesComplete) {
-    this.pattern = pattern;
+    this.in = new PcreLexer(pattern, () -> options.caseless());
     this.names = names;
     this.namesComplete = namesComplete;
     this.out = new StringBuilder(pattern.length() + 16);
@@ -251,12 +248,12 @@ final class PcreTranslator {
   }
 
   private void run() throws PcreSyntaxException {
-    int n = pattern.length();
-    while (pos < n) {
+    int n = in.pattern.length();
+    while (in.pos < n) {
       if (depth > PARENS_NEST_LIMIT) {
-        throw error("parentheses are too deeply nested");
+        throw in.error("parentheses are too deeply nested");
       }
-      char c = pattern.charAt(pos);
+      char c = in.pattern.charAt(in.pos);
       if (quantified && (c == '?' || c == '+')) {
         // Lazy or possessive; anything but nothing between ends the chance.
         modifier(c);
@@ -273,35 +270,35 @@ final class PcreTranslator {
         case '?' -> quantifier(0, 1, 1);
         case '{' -> brace();
         case '^' -> {
-          pos++;
+          in.pos++;
           assertion(options.multiline() ? "(?:\\A|(?<=\\n)(?!\\z))" : "\\A", false);
         }
         case '$' -> {
-          pos++;
+          in.pos++;
           assertion(options.multiline() ? "(?=\\n|\\z)" : "(?=\\n?\\z)", false);
         }
         case '.' -> {
-          pos++;
+          in.pos++;
           // PcrePattern compiles with DOTALL, so a bare '.' is any byte.
           oneByte(options.dotall() ? "." : "[^\\n]", PcreItemType.of(options.dotall() ? PcreItemType.ALLANY : PcreItemType.ANY));
         }
         default -> {
-          pos++;
+          in.pos++;
           literal(c);
         }
       }
     }
     if (frame.parent != null) {
-      throw error("missing closing parenthesis");
+      throw in.error("missing closing parenthesis");
     }
     autoPossessClear();
     checkSize();
     if (highestReference > groups) {
-      throw error("reference to non-existent subpattern");
+      throw in.error("reference to non-existent subpattern");
     }
     for (int group : referencesInside.keySet()) {
       if (referencesReach(group, group)) {
-        throw unsupported("a backreference inside the group it names (directly or through other references)");
+        throw in.unsupported("a backreference inside the group it names (directly or through other references)");
       }
     }
   }
@@ -402,7 +399,7 @@ final class PcreTranslator {
       return;
     }
     BitSet set = new BitSet(256);
-    addChar(set, c);
+    in.addChar(set, c);
     oneByte(javaSet(set), null);
   }
 
@@ -416,7 +413,7 @@ final class PcreTranslator {
   /** A quantifier of {@code length} pattern chars at {@code pos}; {@code max} -1 is unbounded. */
   private void quantifier(int min, int max, int length) throws PcreSyntaxException {
     if (!repeatable) {
-      throw error("quantifier does not follow a repeatable item");
+      throw in.error("quantifier does not follow a repeatable item");
     }
     if (max == 0 && last.hasAlternatives) {
       /*
@@ -424,7 +421,7 @@ final class PcreTranslator {
        * skips only the group's first branch: the start-of-match analysis then reads the second
        * branch as what follows. (?:x|^){0}a is taken as anchored and does not match "ba".
        */
-      throw unsupported("a group with alternatives repeated {0}");
+      throw in.unsupported("a group with alternatives repeated {0}");
     }
     // The last item's length, repeated: fixed only for {n} (PCRE2 does not look at what it
     // repeats, even an empty group) or for a lookaround.
@@ -454,7 +451,7 @@ final class PcreTranslator {
       expansion = new int[] {min, max};
       expandedOriginal = out.substring(last.start);
       expand(false);
-      pos += length;
+      in.pos += length;
       repeatable = false;
       quantified = true;
       forcedPossessive = false;
@@ -484,7 +481,7 @@ final class PcreTranslator {
       possessCandidate = last.type;
       possessLazy = false;
     }
-    pos += length;
+    in.pos += length;
     repeatable = false;
     quantified = true;
   }
@@ -507,13 +504,13 @@ final class PcreTranslator {
 
   private void checkSize() throws PcreSyntaxException {
     if (size + 8 > MAX_PATTERN_SIZE) {
-      throw unsupported("a pattern that may be too large for PCRE2");
+      throw in.unsupported("a pattern that may be too large for PCRE2");
     }
   }
 
   /** A '?' or '+' just after a quantifier: lazy or possessive. */
   private void modifier(char c) throws PcreSyntaxException {
-    pos++;
+    in.pos++;
     quantified = false;
     if (forcedPossessive) {
       return;
@@ -631,7 +628,7 @@ final class PcreTranslator {
     PcreItemType through = possessLooksThrough;
     possessMadeBy = null;
     possessLooksThrough = null;
-    if (min == 0 && (madeBy != null || (through != null && through.partnerIn(pattern.substring(pos))))) {
+    if (min == 0 && (madeBy != null || (through != null && through.partnerIn(in.pattern.substring(in.pos))))) {
       throw autoPossessUnsupported();
     }
   }
@@ -640,7 +637,7 @@ final class PcreTranslator {
   private void autoPossessAcrossStructure() throws PcreSyntaxException {
     PcreItemType repeated = possessCandidate;
     autoPossessClear();
-    if (repeated != null && repeated.partnerIn(pattern.substring(pos))) {
+    if (repeated != null && repeated.partnerIn(in.pattern.substring(in.pos))) {
       throw autoPossessUnsupported();
     }
   }
@@ -653,7 +650,7 @@ final class PcreTranslator {
   }
 
   private PcreSyntaxException autoPossessUnsupported() {
-    return unsupported("a repeat that PCRE2 may wrongly make possessive");
+    return in.unsupported("a repeat that PCRE2 may wrongly make possessive");
   }
 
   /**
@@ -672,18 +669,18 @@ final class PcreTranslator {
   }
 
   private PcreSyntaxException capturesLeakUnsupported() {
-    return unsupported("a backreference to a group that is repeated or inside a repeat, lookaround or atomic group");
+    return in.unsupported("a backreference to a group that is repeated or inside a repeat, lookaround or atomic group");
   }
 
   /** A '{': a quantifier when it reads {n}, {n,} or {n,m}; otherwise a literal in PCRE2 10.42. */
   private void brace() throws PcreSyntaxException {
-    int[] counts = repeatCounts(pos + 1);
+    int[] counts = repeatCounts(in.pos + 1);
     if (counts == null) {
-      pos++;
+      in.pos++;
       literal('{');
       return;
     }
-    quantifier(counts[0], counts[1], counts[2] - pos);
+    quantifier(counts[0], counts[1], counts[2] - in.pos);
   }
 
   /**
@@ -693,7 +690,7 @@ final class PcreTranslator {
    * @throws PcreSyntaxException for a quantifier whose numbers are too big or out of order
    */
   private int[] repeatCounts(int from) throws PcreSyntaxException {
-    int n = pattern.length();
+    int n = in.pattern.length();
     // The syntax first: digits and at most one comma, then '}'.
     int close = from;
     boolean comma = false;
@@ -701,47 +698,47 @@ final class PcreTranslator {
       if (close >= n) {
         return null;
       }
-      char c = pattern.charAt(close);
+      char c = in.pattern.charAt(close);
       if (c == '}') {
         break;
       }
       if (c == ',' && !comma) {
         comma = true;
-      } else if (!isDigit(c)) {
+      } else if (!PcreLexer.isDigit(c)) {
         return null;
       }
       close++;
     }
     // Then the numbers: a minimum is required ({,n} and {} are literals in 10.42).
     int i = from;
-    if (!isDigit(pattern.charAt(i))) {
+    if (!PcreLexer.isDigit(in.pattern.charAt(i))) {
       return null;
     }
     long min = 0;
-    while (isDigit(pattern.charAt(i))) {
-      min = min * 10 + (pattern.charAt(i++) - '0');
+    while (PcreLexer.isDigit(in.pattern.charAt(i))) {
+      min = min * 10 + (in.pattern.charAt(i++) - '0');
       if (min > MAX_REPEAT_COUNT) {
-        pos = i;
-        throw error("number too big in {} quantifier");
+        in.pos = i;
+        throw in.error("number too big in {} quantifier");
       }
     }
     long max = min;
-    if (pattern.charAt(i) == ',') {
+    if (in.pattern.charAt(i) == ',') {
       i++;
-      if (pattern.charAt(i) == '}') {
+      if (in.pattern.charAt(i) == '}') {
         max = -1;
       } else {
         max = 0;
-        while (isDigit(pattern.charAt(i))) {
-          max = max * 10 + (pattern.charAt(i++) - '0');
+        while (PcreLexer.isDigit(in.pattern.charAt(i))) {
+          max = max * 10 + (in.pattern.charAt(i++) - '0');
           if (max > MAX_REPEAT_COUNT) {
-            pos = i;
-            throw error("number too big in {} quantifier");
+            in.pos = i;
+            throw in.error("number too big in {} quantifier");
           }
         }
         if (max < min) {
-          pos = i;
-          throw error("numbers out of order in {} quantifier");
+          in.pos = i;
+          throw in.error("numbers out of order in {} quantifier");
         }
       }
     }
@@ -759,7 +756,7 @@ final class PcreTranslator {
     size += 3;
     leading = frame.leading && frame.kind != Kind.LOOKAHEAD && frame.kind != Kind.LOOKBEHIND;
     out.append('|');
-    pos++;
+    in.pos++;
     repeatable = false;
     quantified = false;
   }
@@ -769,10 +766,10 @@ final class PcreTranslator {
     int length = frame.branchLength;
     if (frame.kind == Kind.LOOKBEHIND) {
       if (length == VARIABLE) {
-        throw error("lookbehind assertion is not fixed length");
+        throw in.error("lookbehind assertion is not fixed length");
       }
       if (length > MAX_LOOKBEHIND) {
-        throw error("lookbehind assertion is too long");
+        throw in.error("lookbehind assertion is too long");
       }
     }
     frame.groupMin = Math.min(frame.groupMin, frame.branchMin);
@@ -797,7 +794,7 @@ final class PcreTranslator {
        * looks for a required byte (the last literal) only after it and counts both in the minimum
        * length: (?=A)x?A never matches "A".
        */
-      throw unsupported("a lookahead at the start of the pattern or of a top-level alternative");
+      throw in.unsupported("a lookahead at the start of the pattern or of a top-level alternative");
     }
     // A capturing group has just been numbered: it is its own first group.
     boolean capturing = java.equals("(");
@@ -810,14 +807,14 @@ final class PcreTranslator {
       leading = false;
     }
     out.append(java);
-    pos += length;
+    in.pos += length;
     repeatable = false;
     quantified = false;
   }
 
   private void groupClose() throws PcreSyntaxException {
     if (frame.parent == null) {
-      throw error("unmatched closing parenthesis");
+      throw in.error("unmatched closing parenthesis");
     }
     autoPossessAcrossStructure();
     endBranch();
@@ -825,7 +822,7 @@ final class PcreTranslator {
     frame = closed.parent;
     depth--;
     options = closed.outerOptions;
-    pos++;
+    in.pos++;
     out.append(')');
     if (closed.kind == Kind.ATOMIC && closed.branches > 1 && sawIterator) {
       /*
@@ -833,7 +830,7 @@ final class PcreTranslator {
        * an atomic group and takes reaching its end as "yes", not looking at what follows the
        * group: /{0,2}(?>|a)..  is made /{0,2}+(?>|a).. and does not match "/m".
        */
-      throw unsupported("an atomic group with alternatives after a repeat");
+      throw in.unsupported("an atomic group with alternatives after a repeat");
     }
     leadingBeforeItem = closed.leading;
     size += 3;
@@ -865,20 +862,20 @@ final class PcreTranslator {
   }
 
   private void groupOpen() throws PcreSyntaxException {
-    int n = pattern.length();
-    if (pos + 1 < n && pattern.charAt(pos + 1) == '*') {
-      throw unsupported("(*VERB), (*OPTION) and (*alpha_assertion:...) items");
+    int n = in.pattern.length();
+    if (in.pos + 1 < n && in.pattern.charAt(in.pos + 1) == '*') {
+      throw in.unsupported("(*VERB), (*OPTION) and (*alpha_assertion:...) items");
     }
-    if (pos + 1 >= n || pattern.charAt(pos + 1) != '?') {
+    if (in.pos + 1 >= n || in.pattern.charAt(in.pos + 1) != '?') {
       capturingGroup();
       open("(", Kind.GROUP, 1);
       return;
     }
-    if (pos + 2 >= n) {
-      throw error("missing closing parenthesis");
+    if (in.pos + 2 >= n) {
+      throw in.error("missing closing parenthesis");
     }
-    char k = pattern.charAt(pos + 2);
-    char next = pos + 3 < n ? pattern.charAt(pos + 3) : 0;
+    char k = in.pattern.charAt(in.pos + 2);
+    char next = in.pos + 3 < n ? in.pattern.charAt(in.pos + 3) : 0;
     switch (k) {
       case '#' -> comment();
       case ':' -> open("(?:", Kind.GROUP, 3);
@@ -888,37 +885,37 @@ final class PcreTranslator {
         if (next == '=' || next == '!') {
           open("(?<" + next, Kind.LOOKBEHIND, 4);
         } else if (next == '*') {
-          throw unsupported("non-atomic assertions");
+          throw in.unsupported("non-atomic assertions");
         } else {
-          pos += 3;
+          in.pos += 3;
           namedGroup('>');
         }
       }
       case '\'' -> {
-        pos += 3;
+        in.pos += 3;
         namedGroup('\'');
       }
       case 'P' -> {
         if (next == '<') {
-          pos += 4;
+          in.pos += 4;
           namedGroup('>');
         } else if (next == '=') {
-          pos += 4;
+          in.pos += 4;
           namedReference(')');
         } else if (next == '>') {
-          throw unsupported("subroutine calls");
+          throw in.unsupported("subroutine calls");
         } else {
-          throw error("unrecognized character after (?P");
+          throw in.error("unrecognized character after (?P");
         }
       }
-      case '*' -> throw unsupported("non-atomic assertions");
-      case '|' -> throw unsupported("branch reset groups");
-      case '(' -> throw unsupported("conditional groups");
-      case 'C' -> throw unsupported("callouts");
-      case 'R', '&' -> throw unsupported("recursion and subroutine calls");
+      case '*' -> throw in.unsupported("non-atomic assertions");
+      case '|' -> throw in.unsupported("branch reset groups");
+      case '(' -> throw in.unsupported("conditional groups");
+      case 'C' -> throw in.unsupported("callouts");
+      case 'R', '&' -> throw in.unsupported("recursion and subroutine calls");
       default -> {
-        if (isDigit(k) || ((k == '-' || k == '+') && isDigit(next))) {
-          throw unsupported("recursion and subroutine calls");
+        if (PcreLexer.isDigit(k) || ((k == '-' || k == '+') && PcreLexer.isDigit(next))) {
+          throw in.unsupported("recursion and subroutine calls");
         }
         optionSetting();
       }
@@ -938,60 +935,38 @@ final class PcreTranslator {
 
   /** {@code (?#...)}: nothing at all, not even for a following quantifier. */
   private void comment() throws PcreSyntaxException {
-    int close = pattern.indexOf(')', pos + 3);
+    int close = in.pattern.indexOf(')', in.pos + 3);
     if (close < 0) {
-      pos = pattern.length();
-      throw error("missing ) after (?# comment");
+      in.pos = in.pattern.length();
+      throw in.error("missing ) after (?# comment");
     }
-    pos = close + 1;
+    in.pos = close + 1;
   }
 
   /** A capturing group with a name; PCRE2 numbers it like any other and Java needs no name. */
   private void namedGroup(char terminator) throws PcreSyntaxException {
-    String name = groupName(terminator);
+    String name = in.groupName(terminator);
     capturingGroup();
     if (!namesComplete && names.putIfAbsent(name, groups) != null) {
-      throw error("two named subpatterns have the same name (PCRE2_DUPNAMES not set)");
+      throw in.error("two named subpatterns have the same name (PCRE2_DUPNAMES not set)");
     }
     open("(", Kind.GROUP, 0);
   }
 
-  /** PCRE2's read_name at {@code pos}: word bytes up to {@code terminator}, which it consumes. */
-  private String groupName(char terminator) throws PcreSyntaxException {
-    int n = pattern.length();
-    int start = pos;
-    if (pos < n && isDigit(pattern.charAt(pos))) {
-      throw error("subpattern name must start with a non-digit");
-    }
-    while (pos < n && isWordByte(pattern.charAt(pos))) {
-      pos++;
-    }
-    if (pos - start > MAX_NAME_SIZE) {
-      throw error("subpattern name is too long (maximum 32 code units)");
-    }
-    if (pos >= n || pattern.charAt(pos) != terminator) {
-      throw error(pos == start ? "subpattern name expected" : "syntax error in subpattern name (missing terminator?)");
-    }
-    if (pos == start) {
-      throw error("subpattern name expected");
-    }
-    pos++;
-    return pattern.substring(start, pos - 1);
-  }
 
   /**
    * {@code (?i)}, {@code (?-s:...)}, {@code (?^)}: i, m and s are tracked; x, n, J and U cannot be
    * expressed and are refused when set (unsetting them changes nothing, they are never on).
    */
   private void optionSetting() throws PcreSyntaxException {
-    int n = pattern.length();
-    int i = pos + 2;
+    int n = in.pattern.length();
+    int i = in.pos + 2;
     boolean caseless = options.caseless();
     boolean multiline = options.multiline();
     boolean dotall = options.dotall();
     boolean hyphenAllowed = true;
     boolean unset = false;
-    if (i < n && pattern.charAt(i) == '^') {
+    if (i < n && in.pattern.charAt(i) == '^') {
       // (?^) unsets i, m, n, s and x, and no '-' may follow.
       caseless = false;
       multiline = false;
@@ -999,13 +974,13 @@ final class PcreTranslator {
       hyphenAllowed = false;
       i++;
     }
-    while (i < n && pattern.charAt(i) != ')' && pattern.charAt(i) != ':') {
-      char f = pattern.charAt(i);
+    while (i < n && in.pattern.charAt(i) != ')' && in.pattern.charAt(i) != ':') {
+      char f = in.pattern.charAt(i);
       switch (f) {
         case '-' -> {
           if (!hyphenAllowed) {
-            pos = i;
-            throw error("invalid hyphen in option setting");
+            in.pos = i;
+            throw in.error("invalid hyphen in option setting");
           }
           unset = true;
           hyphenAllowed = false;
@@ -1015,29 +990,29 @@ final class PcreTranslator {
         case 's' -> dotall = !unset;
         case 'x', 'n', 'J', 'U' -> {
           if (!unset) {
-            pos = i;
-            throw unsupported("the (?" + f + ") option");
+            in.pos = i;
+            throw in.unsupported("the (?" + f + ") option");
           }
         }
         default -> {
-          pos = i;
-          throw error("unrecognized character after (? or (?-");
+          in.pos = i;
+          throw in.error("unrecognized character after (? or (?-");
         }
       }
       i++;
     }
     if (i >= n) {
-      pos = i;
-      throw error("missing closing parenthesis");
+      in.pos = i;
+      throw in.error("missing closing parenthesis");
     }
     Options changed = new Options(caseless, multiline, dotall);
-    if (pattern.charAt(i) == ':') {
-      open("(?:", Kind.GROUP, i + 1 - pos);
+    if (in.pattern.charAt(i) == ':') {
+      open("(?:", Kind.GROUP, i + 1 - in.pos);
       options = changed;
     } else {
       // Lasts to the end of the enclosing group. Not an item: a quantifier after it is an error.
       options = changed;
-      pos = i + 1;
+      in.pos = i + 1;
       repeatable = false;
       quantified = false;
     }
@@ -1047,11 +1022,11 @@ final class PcreTranslator {
 
   private void backReference(int group) throws PcreSyntaxException {
     if (inLookbehind()) {
-      throw unsupported("a backreference inside a lookbehind");
+      throw in.unsupported("a backreference inside a lookbehind");
     }
     if (group > groups && group >= 10) {
       // Java reads \12 as \1 and '2' until group 12 has opened, and \k<name> needs the name defined.
-      throw unsupported("a reference to group 10 or above before the group opens");
+      throw in.unsupported("a reference to group 10 or above before the group opens");
     }
     if (capturesLeak.get(group)) {
       throw capturesLeakUnsupported();
@@ -1071,11 +1046,11 @@ final class PcreTranslator {
 
   /** {@code \k<name>}, {@code (?P=name)}, {@code \g{name}}: {@code pos} is just after the opener. */
   private void namedReference(char terminator) throws PcreSyntaxException {
-    String name = groupName(terminator);
+    String name = in.groupName(terminator);
     Integer group = names.get(name);
     if (group == null) {
       if (namesComplete) {
-        throw error("reference to non-existent subpattern");
+        throw in.error("reference to non-existent subpattern");
       }
       // First pass: the group may come later; the second pass decides.
       item("", 0, 0);
@@ -1091,19 +1066,19 @@ final class PcreTranslator {
    * {@link #DIGITS_LIMIT} is no number at all, and one that is a reference but above 65535 is an error.
    */
   private void numberedEscape(char first) throws PcreSyntaxException {
-    int n = pattern.length();
-    int start = pos - 1;
+    int n = in.pattern.length();
+    int start = in.pos - 1;
     int end = start;
     long number = 0;
-    while (end < n && isDigit(pattern.charAt(end)) && number <= DIGITS_LIMIT) {
-      number = number * 10 + (pattern.charAt(end) - '0');
+    while (end < n && PcreLexer.isDigit(in.pattern.charAt(end)) && number <= DIGITS_LIMIT) {
+      number = number * 10 + (in.pattern.charAt(end) - '0');
       end++;
     }
     boolean isNumber = number <= DIGITS_LIMIT;
     if (isNumber && (number < 10 || first == '8' || first == '9' || number <= groups)) {
-      pos = end;
+      in.pos = end;
       if (number > MAX_GROUP_NUMBER) {
-        throw error("subpattern number is too big");
+        throw in.error("subpattern number is too big");
       }
       backReference((int) number);
       return;
@@ -1112,43 +1087,43 @@ final class PcreTranslator {
       literal(first);
       return;
     }
-    pos = start;
-    literal(octal(3));
+    in.pos = start;
+    literal(in.octal(3));
   }
 
   /** {@code \g}: a number (absolute or relative), a braced name, or a subroutine call. */
   private void gEscape() throws PcreSyntaxException {
-    int n = pattern.length();
-    if (pos >= n) {
-      throw error("\\g is not followed by a braced, angle-bracketed, or quoted name/number or by a plain number");
+    int n = in.pattern.length();
+    if (in.pos >= n) {
+      throw in.error("\\g is not followed by a braced, angle-bracketed, or quoted name/number or by a plain number");
     }
-    char open = pattern.charAt(pos);
+    char open = in.pattern.charAt(in.pos);
     if (open == '<' || open == '\'') {
-      throw unsupported("subroutine calls");
+      throw in.unsupported("subroutine calls");
     }
     boolean braced = open == '{';
-    int save = pos;
+    int save = in.pos;
     if (braced) {
-      pos++;
+      in.pos++;
     }
     Integer group = signedNumber();
     if (group == null) {
       if (braced) {
         // Not a number: \g{name} is \k{name}.
-        pos = save + 1;
+        in.pos = save + 1;
         namedReference('}');
         return;
       }
-      throw error("\\g is not followed by a braced, angle-bracketed, or quoted name/number or by a plain number");
+      throw in.error("\\g is not followed by a braced, angle-bracketed, or quoted name/number or by a plain number");
     }
     if (braced) {
-      if (pos >= n || pattern.charAt(pos) != '}') {
-        throw error("\\g is not followed by a braced, angle-bracketed, or quoted name/number or by a plain number");
+      if (in.pos >= n || in.pattern.charAt(in.pos) != '}') {
+        throw in.error("\\g is not followed by a braced, angle-bracketed, or quoted name/number or by a plain number");
       }
-      pos++;
+      in.pos++;
     }
     if (group <= 0) {
-      throw error("reference to non-existent subpattern");
+      throw in.error("reference to non-existent subpattern");
     }
     backReference(group);
   }
@@ -1158,32 +1133,32 @@ final class PcreTranslator {
    * number, or null when there is no number at {@code pos}.
    */
   private Integer signedNumber() throws PcreSyntaxException {
-    int n = pattern.length();
+    int n = in.pattern.length();
     int sign = 0;
-    if (pos < n && (pattern.charAt(pos) == '+' || pattern.charAt(pos) == '-')) {
-      sign = pattern.charAt(pos) == '+' ? 1 : -1;
-      pos++;
+    if (in.pos < n && (in.pattern.charAt(in.pos) == '+' || in.pattern.charAt(in.pos) == '-')) {
+      sign = in.pattern.charAt(in.pos) == '+' ? 1 : -1;
+      in.pos++;
     }
-    if (pos >= n || !isDigit(pattern.charAt(pos))) {
+    if (in.pos >= n || !PcreLexer.isDigit(in.pattern.charAt(in.pos))) {
       return null;
     }
     long value = 0;
     long max = sign > 0 ? MAX_GROUP_NUMBER - groups : MAX_GROUP_NUMBER;
-    while (pos < n && isDigit(pattern.charAt(pos))) {
-      value = value * 10 + (pattern.charAt(pos++) - '0');
+    while (in.pos < n && PcreLexer.isDigit(in.pattern.charAt(in.pos))) {
+      value = value * 10 + (in.pattern.charAt(in.pos++) - '0');
       if (value > max) {
-        throw error("subpattern number is too big");
+        throw in.error("subpattern number is too big");
       }
     }
     if (sign != 0 && value == 0) {
-      throw error("a relative value of zero is not allowed");
+      throw in.error("a relative value of zero is not allowed");
     }
     if (sign > 0) {
       return (int) value + groups;
     }
     if (sign < 0) {
       if (value > groups) {
-        throw error("reference to non-existent subpattern");
+        throw in.error("reference to non-existent subpattern");
       }
       return groups + 1 - (int) value;
     }
@@ -1191,14 +1166,14 @@ final class PcreTranslator {
   }
 
   private void kEscape() throws PcreSyntaxException {
-    char open = pos < pattern.length() ? pattern.charAt(pos) : 0;
+    char open = in.pos < in.pattern.length() ? in.pattern.charAt(in.pos) : 0;
     char close = switch (open) {
       case '<' -> '>';
       case '\'' -> '\'';
       case '{' -> '}';
-      default -> throw error("\\k is not followed by a braced, angle-bracketed, or quoted name");
+      default -> throw in.error("\\k is not followed by a braced, angle-bracketed, or quoted name");
     };
-    pos++;
+    in.pos++;
     namedReference(close);
   }
 
@@ -1211,17 +1186,17 @@ final class PcreTranslator {
       "(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))";
 
   private void escape() throws PcreSyntaxException {
-    int n = pattern.length();
-    if (pos + 1 >= n) {
-      pos = n;
-      throw error("\\ at end of pattern");
+    int n = in.pattern.length();
+    if (in.pos + 1 >= n) {
+      in.pos = n;
+      throw in.error("\\ at end of pattern");
     }
-    char c = pattern.charAt(pos + 1);
-    pos += 2;
+    char c = in.pattern.charAt(in.pos + 1);
+    in.pos += 2;
     switch (c) {
       case 'd', 'D', 's', 'S', 'w', 'W', 'h', 'H', 'v', 'V' -> oneByte(javaSet(escapeSet(c)), escapeType(c));
       case 'p', 'P' -> {
-        PcreItemType property = property(c == 'P');
+        PcreItemType property = in.property(c == 'P');
         oneByte(javaSet(property.bytes), property);
       }
       case 'b' -> assertion(WORD_BOUNDARY, true);
@@ -1231,7 +1206,7 @@ final class PcreTranslator {
       case 'Z' -> assertion("(?=\\n?\\z)", false);
       // pcre2_match starts at offset 0, where Java's first find() puts \G too.
       case 'G' -> assertion("\\G", false);
-      case 'K' -> throw unsupported("\\K");
+      case 'K' -> throw in.unsupported("\\K");
       // PCRE2's \R and \X are atomic; on bytes \X is CR LF or any one byte.
       case 'R' -> item("(?>\\r\\n|[\\n\\x{b}\\f\\r\\x{85}])", VARIABLE, 1, Shape.TYPE, PcreItemType.of(PcreItemType.ANYNL));
       case 'X' -> item("(?>\\r\\n|.)", VARIABLE, 1, Shape.TYPE, PcreItemType.of(PcreItemType.EXTUNI));
@@ -1243,21 +1218,21 @@ final class PcreTranslator {
       }
       case 'g' -> gEscape();
       case 'k' -> kEscape();
-      case 'u', 'U', 'L', 'l' -> throw error("PCRE2 does not support \\F, \\L, \\l, \\N{name}, \\U, or \\u");
+      case 'u', 'U', 'L', 'l' -> throw in.error("PCRE2 does not support \\F, \\L, \\l, \\N{name}, \\U, or \\u");
       case '1', '2', '3', '4', '5', '6', '7', '8', '9' -> numberedEscape(c);
-      default -> literal(characterEscape(c, false));
+      default -> literal(in.characterEscape(c, false));
     }
   }
 
   /** {@code \N}: not a newline, unless a brace follows that is not a quantifier. */
   private void notNewline() throws PcreSyntaxException {
-    int n = pattern.length();
-    if (pos < n && pattern.charAt(pos) == '{') {
-      if (pos + 2 < n && pattern.charAt(pos + 1) == 'U' && pattern.charAt(pos + 2) == '+') {
-        throw error("\\N{U+dddd} is supported only in Unicode (UTF) mode");
+    int n = in.pattern.length();
+    if (in.pos < n && in.pattern.charAt(in.pos) == '{') {
+      if (in.pos + 2 < n && in.pattern.charAt(in.pos + 1) == 'U' && in.pattern.charAt(in.pos + 2) == '+') {
+        throw in.error("\\N{U+dddd} is supported only in Unicode (UTF) mode");
       }
-      if (repeatCounts(pos + 1) == null) {
-        throw error("PCRE2 does not support \\F, \\L, \\l, \\N{name}, \\U, or \\u");
+      if (repeatCounts(in.pos + 1) == null) {
+        throw in.error("PCRE2 does not support \\F, \\L, \\l, \\N{name}, \\U, or \\u");
       }
     }
     oneByte("[^\\n]", PcreItemType.of(PcreItemType.ANY));
@@ -1283,114 +1258,18 @@ final class PcreTranslator {
 
   /** {@code \Q...\E} outside a class: literals; an empty one is nothing at all. */
   private void quoted() {
-    int end = pattern.indexOf("\\E", pos);
-    int stop = end < 0 ? pattern.length() : end;
-    while (pos < stop) {
-      literal(pattern.charAt(pos++));
+    int end = in.pattern.indexOf("\\E", in.pos);
+    int stop = end < 0 ? in.pattern.length() : end;
+    while (in.pos < stop) {
+      literal(in.pattern.charAt(in.pos++));
     }
-    pos = end < 0 ? pattern.length() : end + 2;
+    in.pos = end < 0 ? in.pattern.length() : end + 2;
   }
 
-  private int octal(int maxDigits) throws PcreSyntaxException {
-    int value = 0;
-    int count = 0;
-    while (count < maxDigits && pos < pattern.length() && pattern.charAt(pos) >= '0' && pattern.charAt(pos) <= '7') {
-      value = value * 8 + (pattern.charAt(pos) - '0');
-      pos++;
-      count++;
-    }
-    if (value > 0xff) {
-      throw error("octal value is greater than \\377 in 8-bit non-UTF mode");
-    }
-    return value;
-  }
 
-  /**
-   * The character an escape stands for, for escapes that stand for one character. {@code pos} is
-   * just after the escape letter.
-   */
-  private int characterEscape(char c, boolean inClass) throws PcreSyntaxException {
-    switch (c) {
-      case 'a':
-        return 0x07;
-      case 'e':
-        return 0x1b;
-      case 'f':
-        return 0x0c;
-      case 'n':
-        return 0x0a;
-      case 'r':
-        return 0x0d;
-      case 't':
-        return 0x09;
-      case '0':
-        return octal(2);
-      case 'o':
-        return bracedNumber(8);
-      case 'x':
-        return hexEscape();
-      case 'c':
-        return controlEscape();
-      default:
-        if (isAlnum(c)) {
-          throw error(inClass ? "escape sequence is invalid in character class" : "unrecognized character follows \\");
-        }
-        // Any other non-alphanumeric byte stands for itself.
-        return c;
-    }
-  }
 
-  /** {@code \xhh} (up to two hex digits, none meaning 0) or {@code \x{h...}}. */
-  private int hexEscape() throws PcreSyntaxException {
-    int n = pattern.length();
-    if (pos < n && pattern.charAt(pos) == '{') {
-      return bracedNumber(16);
-    }
-    int value = 0;
-    for (int count = 0; count < 2 && pos < n && Character.digit(pattern.charAt(pos), 16) >= 0; count++) {
-      value = value * 16 + Character.digit(pattern.charAt(pos), 16);
-      pos++;
-    }
-    return value;
-  }
 
-  /** {@code \o{...}} or {@code \x{...}} at {@code pos} (the brace, or for \o what should be). */
-  private int bracedNumber(int radix) throws PcreSyntaxException {
-    int n = pattern.length();
-    if (pos >= n || pattern.charAt(pos) != '{') {
-      throw error("missing opening brace after \\o");
-    }
-    pos++;
-    if (pos >= n || pattern.charAt(pos) == '}') {
-      throw error("digits missing in \\x{} or \\o{} or \\N{U+}");
-    }
-    long value = 0;
-    while (pos < n && Character.digit(pattern.charAt(pos), radix) >= 0 && pattern.charAt(pos) < 0x80) {
-      value = Math.min(value * radix + Character.digit(pattern.charAt(pos), radix), Integer.MAX_VALUE);
-      pos++;
-    }
-    if (value > 0xff) {
-      throw error("character code point value in \\x{} or \\o{} is too large");
-    }
-    if (pos >= n || pattern.charAt(pos) != '}') {
-      throw error(radix == 16 ? "non-hex character in \\x{} (closing brace missing?)"
-          : "non-octal character in \\o{} (closing brace missing?)");
-    }
-    pos++;
-    return (int) value;
-  }
 
-  private int controlEscape() throws PcreSyntaxException {
-    if (pos >= pattern.length()) {
-      throw error("\\c at end of pattern");
-    }
-    char x = pattern.charAt(pos);
-    if (x < 0x20 || x > 0x7e) {
-      throw error("\\c must be followed by a printable ASCII character");
-    }
-    pos++;
-    return (x >= 'a' && x <= 'z' ? x - 0x20 : x) ^ 0x40;
-  }
 
   // ---- Character classes ----
 
@@ -1399,13 +1278,13 @@ final class PcreTranslator {
    * bytes. Also PCRE2's {@code [[:<:]]} and {@code [[:>:]]} word boundaries.
    */
   private void characterClass() throws PcreSyntaxException {
-    int n = pattern.length();
-    int start = pos;
-    pos++;
-    if (pattern.startsWith("[:<:]]", pos) || pattern.startsWith("[:>:]]", pos)) {
+    int n = in.pattern.length();
+    int start = in.pos;
+    in.pos++;
+    if (in.pattern.startsWith("[:<:]]", in.pos) || in.pattern.startsWith("[:>:]]", in.pos)) {
       // PCRE2 reads these as \b(?=\w) and \b(?<=\w): a quantifier after them repeats the assertion.
-      boolean wordStart = pattern.charAt(pos + 2) == '<';
-      pos += 6;
+      boolean wordStart = in.pattern.charAt(in.pos + 2) == '<';
+      in.pos += 6;
       assertion(WORD_BOUNDARY, true);
       if (wordStart) {
         lookahead("(?=[A-Za-z0-9_])");
@@ -1415,300 +1294,52 @@ final class PcreTranslator {
       last.copied = true;
       return;
     }
-    if (pos < n && isPosixOpener(pattern.charAt(pos)) && posixEnd(pos) >= 0) {
-      throw error("POSIX named classes are supported only within a class");
+    if (in.pos < n && PcreLexer.isPosixOpener(in.pattern.charAt(in.pos)) && in.posixEnd(in.pos) >= 0) {
+      throw in.error("POSIX named classes are supported only within a class");
     }
     // A leading ^ negates; \E and \Q\E around it are skipped, so a ] after them is still first.
     boolean negated = false;
     char c;
     while (true) {
-      if (pos >= n) {
-        pos = start;
-        throw error("missing terminating ] for character class");
+      if (in.pos >= n) {
+        in.pos = start;
+        throw in.error("missing terminating ] for character class");
       }
-      c = pattern.charAt(pos++);
-      if (c == '\\' && pos < n && pattern.charAt(pos) == 'E') {
-        pos++;
-      } else if (c == '\\' && pattern.startsWith("Q\\E", pos)) {
-        pos += 3;
+      c = in.pattern.charAt(in.pos++);
+      if (c == '\\' && in.pos < n && in.pattern.charAt(in.pos) == 'E') {
+        in.pos++;
+      } else if (c == '\\' && in.pattern.startsWith("Q\\E", in.pos)) {
+        in.pos += 3;
       } else if (c == '^' && !negated) {
         negated = true;
       } else {
         break;
       }
     }
-    BitSet set = classBody(c, start);
+    BitSet set = in.classBody(c, start);
     if (negated) {
       set.flip(0, 256);
     }
     oneByte(javaSet(set), null);
     // A 32-byte bitmap, or with properties an XCLASS listing them.
-    size += 40 + 3L * (pos - start) - last.size;
-    last.size = 40 + 3L * (pos - start);
+    size += 40 + 3L * (in.pos - start) - last.size;
+    last.size = 40 + 3L * (in.pos - start);
   }
 
-  /** The members of a class whose first real character {@code c} has just been read. */
-  private BitSet classBody(char first, int start) throws PcreSyntaxException {
-    int n = pattern.length();
-    BitSet set = new BitSet(256);
-    char c = first;
-    boolean inQuote = false;
-    // The last single character, which a '-' can turn into the start of a range.
-    int rangeStart = -1;
-    boolean rangeStarted = false;
-    while (true) {
-      int member = -1;
-      if (inQuote) {
-        if (c == '\\' && pos < n && pattern.charAt(pos) == 'E') {
-          inQuote = false;
-          pos++;
-        } else {
-          member = c;
-        }
-      } else if (c == '[' && n - pos >= 3 && isPosixOpener(pattern.charAt(pos)) && posixEnd(pos) >= 0) {
-        if (rangeStarted) {
-          throw error("invalid range in character class");
-        }
-        posixClass(set);
-        rangeStart = -1;
-      } else if (c == '-' && rangeStart >= 0 && !rangeStarted) {
-        rangeStarted = true;
-      } else if (c == '\\') {
-        int escaped = classEscape(set, rangeStarted);
-        if (escaped == QUOTE) {
-          inQuote = true;
-        } else if (escaped == SET) {
-          rangeStart = -1;
-        } else if (escaped >= 0) {
-          member = escaped;
-        }
-      } else {
-        member = c;
-      }
-      if (member >= 0) {
-        if (rangeStarted) {
-          if (member < rangeStart) {
-            throw error("range out of order in character class");
-          }
-          for (int m = rangeStart; m <= member; m++) {
-            addChar(set, m);
-          }
-          rangeStarted = false;
-          rangeStart = -1;
-        } else {
-          addChar(set, member);
-          rangeStart = member;
-        }
-      }
-      if (pos >= n) {
-        pos = start;
-        throw error("missing terminating ] for character class");
-      }
-      c = pattern.charAt(pos++);
-      if (c == ']' && !inQuote) {
-        break;
-      }
-    }
-    if (rangeStarted) {
-      // A hyphen just before the ']' is a literal.
-      addChar(set, '-');
-    }
-    return set;
-  }
 
-  /** {@link #classEscape} results that are not a character. */
-  private static final int QUOTE = -2;
-  private static final int SET = -3;
-  private static final int NOTHING = -4;
 
-  /**
-   * An escape inside a class, {@code pos} just after its backslash: a character (which may start
-   * or end a range), {@link #QUOTE} for {@code \Q}, {@link #NOTHING} for {@code \E}, or
-   * {@link #SET} after adding a class escape such as {@code \d} to {@code set}.
-   */
-  private int classEscape(BitSet set, boolean rangeStarted) throws PcreSyntaxException {
-    int n = pattern.length();
-    if (pos >= n) {
-      throw error("\\ at end of pattern");
-    }
-    char e = pattern.charAt(pos++);
-    BitSet members;
-    switch (e) {
-      case 'b':
-        return 0x08;
-      case 'g':
-        // Outside a class \g is a reference; inside, PCRE2 takes it for a plain 'g'.
-        return 'g';
-      case 'Q':
-        return QUOTE;
-      case 'E':
-        return NOTHING;
-      case '1': case '2': case '3': case '4': case '5': case '6': case '7':
-        pos--;
-        return octal(3);
-      case '8': case '9':
-        return e;
-      case 'd': case 'D': case 's': case 'S': case 'w': case 'W': case 'h': case 'H': case 'v': case 'V':
-        members = escapeSet(e);
-        break;
-      case 'p': case 'P':
-        members = property(e == 'P').bytes;
-        break;
-      case 'N':
-        throw error("\\N is not supported in a class");
-      case 'u': case 'U': case 'L': case 'l':
-        throw error("PCRE2 does not support \\F, \\L, \\l, \\N{name}, \\U, or \\u");
-      case 'B': case 'R': case 'X': case 'K': case 'k': case 'A': case 'z': case 'Z': case 'G':
-      case 'C':
-        throw error("escape sequence is invalid in character class");
-      default:
-        return characterEscape(e, true);
-    }
-    // A class escape can neither end a range nor start one.
-    if (rangeStarted) {
-      throw error("invalid range in character class");
-    }
-    set.or(members);
-    if (pos < n - 1 && pattern.charAt(pos) == '-' && pattern.charAt(pos + 1) != ']') {
-      throw error("invalid range in character class");
-    }
-    return SET;
-  }
 
-  private static boolean isPosixOpener(char c) {
-    return c == ':' || c == '.' || c == '=';
-  }
 
-  /**
-   * PCRE2's check_posix_syntax for the terminator at {@code at} (just after a '['): the index of
-   * the closing ":]" (or ".]", "=]"), or -1 when this is not a POSIX class.
-   */
-  private int posixEnd(int at) {
-    char terminator = pattern.charAt(at);
-    for (int i = at + 1; pattern.length() - i >= 2; i++) {
-      char c = pattern.charAt(i);
-      char d = pattern.charAt(i + 1);
-      if (c == '\\' && (d == ']' || d == '\\')) {
-        i++;
-      } else if ((c == '[' && d == terminator) || c == ']') {
-        return -1;
-      } else if (c == terminator && d == ']') {
-        return i;
-      }
-    }
-    return -1;
-  }
 
-  /** A POSIX class at {@code pos} (just after its '['), added to {@code set}. */
-  private void posixClass(BitSet set) throws PcreSyntaxException {
-    int end = posixEnd(pos);
-    if (pattern.charAt(pos) != ':') {
-      throw error("POSIX collating elements are not supported");
-    }
-    String name = pattern.substring(pos + 1, end);
-    boolean negated = name.startsWith("^");
-    if (negated) {
-      name = name.substring(1);
-    }
-    // Caseless, PCRE2 reads [:upper:] and [:lower:] as [:alpha:].
-    if (options.caseless() && (name.equals("upper") || name.equals("lower"))) {
-      name = "alpha";
-    }
-    BitSet members = posixSet(name);
-    if (members == null) {
-      throw error("unknown POSIX class name");
-    }
-    if (negated) {
-      members.flip(0, 256);
-    }
-    set.or(members);
-    pos = end + 2;
-    // A hyphen after a POSIX class must end the class.
-    if (pos < pattern.length() - 1 && pattern.charAt(pos) == '-' && pattern.charAt(pos + 1) != ']') {
-      throw error("invalid range in character class");
-    }
-  }
 
   // ---- Byte sets ----
 
-  /** Adds a character and, caseless, its other case (PCRE2's default tables: ASCII letters). */
-  private void addChar(BitSet set, int c) {
-    set.set(c);
-    if (options.caseless()) {
-      if (c >= 'a' && c <= 'z') {
-        set.set(c - 32);
-      } else if (c >= 'A' && c <= 'Z') {
-        set.set(c + 32);
-      }
-    }
-  }
 
-  /**
-   * {@code \p} or {@code \P}, {@code pos} just after the letter: PCRE2's get_ucp with Unicode's
-   * loose matching (case, spaces, hyphens and underscores ignored): its bytes and PCRE2 opcode.
-   * Caseless matching does not change it in PCRE2.
-   */
-  private PcreItemType property(boolean negated) throws PcreSyntaxException {
-    int n = pattern.length();
-    if (pos >= n) {
-      throw error("malformed \\P or \\p sequence");
-    }
-    char c = pattern.charAt(pos++);
-    StringBuilder name = new StringBuilder();
-    if (c == '{') {
-      if (pos < n && pattern.charAt(pos) == '^') {
-        negated = !negated;
-        pos++;
-      }
-      while (true) {
-        if (pos >= n) {
-          throw error("malformed \\P or \\p sequence");
-        }
-        c = pattern.charAt(pos++);
-        if (c == '_' || c == '-' || c == ' ' || (c >= 0x09 && c <= 0x0d)) {
-          continue;
-        }
-        if (c == 0 || name.length() >= MAX_PROPERTY_NAME) {
-          throw error("malformed \\P or \\p sequence");
-        }
-        if (c == '}') {
-          break;
-        }
-        name.append(c >= 'A' && c <= 'Z' ? (char) (c + 32) : c);
-      }
-    } else if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')) {
-      name.append(Character.toLowerCase(c));
-    } else {
-      throw error("malformed \\P or \\p sequence");
-    }
-    BitSet set = propertySet(name.toString());
-    if (set == null) {
-      throw unsupported("the Unicode property \\p{" + name + "}");
-    }
-    return PcreItemType.property(name.toString(), negated,
-        negated ? complement(set) : set);
-  }
 
   // ---- Errors and character tests ----
 
-  private PcreSyntaxException error(String message) {
-    return new PcreSyntaxException(message, pos);
-  }
 
-  private PcreSyntaxException unsupported(String feature) {
-    return new PcreSyntaxException(feature + " is valid PCRE2 but not supported by relabel", pos);
-  }
 
-  private static boolean isDigit(char c) {
-    return c >= '0' && c <= '9';
-  }
 
-  private static boolean isAlnum(char c) {
-    return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  }
 
-  /** PCRE2's ctype_word with its default tables: ASCII letters, digits and underscore. */
-  private static boolean isWordByte(char c) {
-    return isAlnum(c) || c == '_';
-  }
 }
