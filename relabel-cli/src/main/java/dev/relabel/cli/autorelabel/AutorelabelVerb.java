@@ -64,17 +64,17 @@ public final class AutorelabelVerb extends FixfilesVerb {
   private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
   @Option(names = "--no-reboot", description = "Do not reboot after the relabel.")
-  public boolean noReboot;
+  private boolean noReboot;
 
   @Option(names = "--progress-interval", paramLabel = "SECONDS", hidden = true, defaultValue = "5",
       description = "Seconds between progress lines (tests).")
-  public double progressSeconds;
+  private double progressSeconds;
 
   private FilesystemProgress progressLines;
   private final Optional<SystemdNotifier> notifier = SystemdNotifier.fromEnvironment();
 
   @Override
-  public void prepare(Reporting reporting) {
+  protected void prepare(Reporting reporting) {
     // Each line at once: a boot console shows it as it comes.
     progressLines = new FilesystemProgress(line -> {
       say(line);
@@ -85,7 +85,7 @@ public final class AutorelabelVerb extends FixfilesVerb {
   }
 
   @Override
-  public int run() throws IOException, PolicyException {
+  protected int run() throws IOException, PolicyException {
     try (FilesystemProgress lines = progressLines) {
       return relabel();
     }

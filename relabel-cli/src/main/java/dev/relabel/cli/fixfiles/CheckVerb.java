@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
     })
 public class CheckVerb extends FixfilesVerb {
   @Parameters(arity = "0..*", paramLabel = "PATH", description = "Files and trees to ${COMMAND-NAME}.")
-  List<String> paths = new ArrayList<>();
+  private List<String> paths = new ArrayList<>();
 
   /** {@code relabel verify}: the same verb, announcing "Verifying MOUNTS". */
   @Command(

@@ -38,10 +38,10 @@ public final class OnbootVerb extends FixfilesVerb {
   public static final String AUTORELABEL = "/.autorelabel";
 
   @Option(names = "-M", description = "Have the boot relabel bind-mount each filesystem (fixfiles' -M).")
-  public boolean bindMounts;
+  private boolean bindMounts;
 
   @Override
-  public int run() throws IOException {
+  protected int run() throws IOException {
     if (since != null) {
       throw usage("-N cannot be used with onboot (fixfiles' usage); -B can");
     }

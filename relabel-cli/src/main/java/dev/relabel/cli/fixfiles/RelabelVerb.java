@@ -46,13 +46,13 @@ public final class RelabelVerb extends FixfilesVerb {
       + "    Do you wish to clean out the /tmp directory [N]? ";
 
   @Option(names = "-f", description = "Empty /tmp without asking (fixfiles' -f).")
-  public boolean emptyTmp;
+  private boolean emptyTmp;
 
   @Option(names = "-M", description = "Not supported: bind-mount each filesystem to reach files hidden under mount points.")
-  public boolean bindMounts;
+  private boolean bindMounts;
 
   @Override
-  public int run() throws IOException, PolicyException {
+  protected int run() throws IOException, PolicyException {
     if (since != null) {
       throw usage("-N cannot be used with relabel (fixfiles' usage); -B can");
     }

@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
     })
 public final class RestoreVerb extends FixfilesVerb {
   @Parameters(arity = "0..*", paramLabel = "PATH", description = "Files and trees to relabel.")
-  public List<String> paths = new ArrayList<>();
+  private List<String> paths = new ArrayList<>();
 
   @Override
   protected boolean takesPreviousPolicy() {
@@ -41,7 +41,7 @@ public final class RestoreVerb extends FixfilesVerb {
   }
 
   @Override
-  public int run() throws IOException, PolicyException {
+  protected int run() throws IOException, PolicyException {
     return restore("Relabel", false, paths);
   }
 }
