@@ -3,7 +3,16 @@
 # and (when built) the man pages and bash completion. Build first: mvn -B -DskipTests package
 #
 #   packaging/install.sh [DESTDIR=/staging] [PREFIX=/usr] [UNITDIR=/lib/systemd/system]
-#                        [GENERATORDIR=/lib/systemd/system-generators]
+#                        [GENERATORDIR=/lib/systemd/system-generators] [SELINUX_MODULE=auto|yes|no]
+#
+# SELINUX_MODULE: relabel's SELinux policy module (packaging/selinux, README "The relabel_t
+# domain"), which lets the boot-time relabel run enforcing in a domain of its own. auto (the
+# default) builds it with the distribution's policy development files (selinux-policy-dev,
+# selinux-policy-devel) and loads it with semodule when SELinux is enabled and no DESTDIR is given;
+# yes does so whenever semodule and those files are there (an image built in a chroot), and fails
+# if they are not; no skips it. Without the module the boot relabel still works: it switches SELinux
+# to permissive for the relabel boot, as Debian's and Fedora's do, and says so on the console. The
+# module's source is always installed in PREFIX/share/relabel/selinux for a package to build.
 #
 # Paths inside the units are PREFIX's and UNITDIR's, without DESTDIR (a package build installs
 # into DESTDIR and ships what lands there). Debian's own selinux-autorelabel units stay as they
@@ -13,7 +22,7 @@ set -eu
 
 for assignment in "$@"; do
   case $assignment in
-    DESTDIR=* | PREFIX=* | UNITDIR=* | GENERATORDIR=*) eval "${assignment%%=*}=\${assignment#*=}" ;;
+    DESTDIR=* | PREFIX=* | UNITDIR=* | GENERATORDIR=* | SELINUX_MODULE=*) eval "${assignment%%=*}=\${assignment#*=}" ;;
     *) echo "install.sh: unknown argument: $assignment" >&2; exit 2 ;;
   esac
 done
@@ -21,6 +30,11 @@ DESTDIR=${DESTDIR:-}
 PREFIX=${PREFIX:-/usr}
 UNITDIR=${UNITDIR:-/lib/systemd/system}
 GENERATORDIR=${GENERATORDIR:-/lib/systemd/system-generators}
+SELINUX_MODULE=${SELINUX_MODULE:-auto}
+case $SELINUX_MODULE in
+  auto | yes | no) ;;
+  *) echo "install.sh: SELINUX_MODULE must be auto, yes or no, not: $SELINUX_MODULE" >&2; exit 2 ;;
+esac
 
 top=$(cd -- "$(dirname -- "$0")/.." && pwd -P)
 jar="$top/relabel-cli/target/relabel.jar"
@@ -31,7 +45,7 @@ fi
 
 bindir="$PREFIX/bin"
 substitute() {
-  sed -e "s|@BINDIR@|$bindir|g" -e "s|@UNITDIR@|$UNITDIR|g" "$1"
+  sed -e "s|@BINDIR@|$bindir|g" -e "s|@UNITDIR@|$UNITDIR|g" -e "s|@LIBDIR@|$PREFIX/lib/relabel|g" "$1"
 }
 
 install -d "$DESTDIR$bindir" "$DESTDIR$PREFIX/share/relabel" "$DESTDIR$UNITDIR" "$DESTDIR$GENERATORDIR"
@@ -44,7 +58,10 @@ for native in "$top"/relabel-cli/target/jna/*/libjnidispatch.so; do
   install -d "$DESTDIR$PREFIX/lib/relabel/jna/$arch"
   install -m 0644 "$native" "$DESTDIR$PREFIX/lib/relabel/jna/$arch/libjnidispatch.so"
 done
-for unit in relabel-autorelabel.service relabel-autorelabel-mark.service; do
+install -d "$DESTDIR$PREFIX/lib/relabel"
+substitute "$top/packaging/systemd/relabel-autorelabel-failed.in" > "$DESTDIR$PREFIX/lib/relabel/autorelabel-failed"
+chmod 0755 "$DESTDIR$PREFIX/lib/relabel/autorelabel-failed"
+for unit in relabel-autorelabel.service relabel-autorelabel-mark.service relabel-autorelabel-failed.service; do
   substitute "$top/packaging/systemd/$unit.in" > "$DESTDIR$UNITDIR/$unit"
   chmod 0644 "$DESTDIR$UNITDIR/$unit"
 done
@@ -64,6 +81,42 @@ if [ -z "$DESTDIR" ] && [ -f "$classlist" ]; then
       >/dev/null 2>&1; then
     echo "install.sh: no class data sharing archive could be made with $java (relabel starts slower)" >&2
   fi
+fi
+
+# The SELinux policy module: its source for packages, and (see SELINUX_MODULE above) built and
+# loaded here. semodule adds relabel.fc to the policy's file_contexts; the launcher is then labelled
+# relabel_exec_t, the type systemd starts relabel_t from.
+install -d "$DESTDIR$PREFIX/share/relabel/selinux"
+for source in relabel.te relabel.fc relabel.if; do
+  install -m 0644 "$top/packaging/selinux/$source" "$DESTDIR$PREFIX/share/relabel/selinux/$source"
+done
+devel_makefile=/usr/share/selinux/devel/Makefile
+if [ "$SELINUX_MODULE" = auto ]; then
+  SELINUX_MODULE=no
+  if [ -z "$DESTDIR" ] && command -v selinuxenabled >/dev/null 2>&1 && selinuxenabled; then
+    if command -v semodule >/dev/null 2>&1 && [ -f "$devel_makefile" ]; then
+      SELINUX_MODULE=yes
+    else
+      echo "install.sh: SELinux is enabled, but semodule or $devel_makefile (the policy development" \
+        "files) is missing: relabel's policy module is not installed, and the boot relabel will switch" \
+        "SELinux to permissive while it runs" >&2
+    fi
+  fi
+fi
+if [ "$SELINUX_MODULE" = yes ]; then
+  build=$(mktemp -d)
+  trap 'rm -rf "$build"' EXIT
+  cp "$top"/packaging/selinux/relabel.te "$top"/packaging/selinux/relabel.fc "$top"/packaging/selinux/relabel.if "$build/"
+  if ! make -s -C "$build" -f "$devel_makefile" relabel.pp >"$build/make.log" 2>&1; then
+    cat "$build/make.log" >&2
+    echo "install.sh: relabel's policy module did not build" >&2
+    exit 1
+  fi
+  semodule -i "$build/relabel.pp"
+  if command -v selinuxenabled >/dev/null 2>&1 && selinuxenabled; then
+    restorecon "$DESTDIR$bindir/relabel"
+  fi
+  echo "install.sh: SELinux policy module relabel loaded (semodule -l lists it)"
 fi
 
 # Man pages and completion, when the build made them.

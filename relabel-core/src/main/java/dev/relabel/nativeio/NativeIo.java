@@ -3,6 +3,7 @@ package dev.relabel.nativeio;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 import java.util.ArrayList;
@@ -61,8 +62,22 @@ final class NativeIo {
   /** {@code sizeof(struct sockaddr_un)}: the family, then 108 bytes of path. */
   private static final int SOCKADDR_UN_SIZE = 110;
 
+  /**
+   * glibc by its soname, which the dynamic loader finds: JNA, given "c", looks for libc.so, which
+   * only a development package installs (as a linker script), and then searches the paths of
+   * {@code ldconfig -p}. With the launcher's empty jna.platform.library.path it then runs no
+   * ldconfig at start (seen in the SELinux VM: jspawnhelper executing ldconfig from relabel_t).
+   */
+  private static final String GLIBC = "libc.so.6";
+
   static {
-    Native.register(NativeIo.class, Platform.C_LIBRARY_NAME);
+    NativeLibrary libc;
+    try {
+      libc = NativeLibrary.getInstance(GLIBC);
+    } catch (UnsatisfiedLinkError notGlibc) {
+      libc = NativeLibrary.getInstance(Platform.C_LIBRARY_NAME);
+    }
+    Native.register(NativeIo.class, libc);
   }
 
   private static native int openat(int dirfd, Pointer path, int flags, int mode) throws LastErrorException;

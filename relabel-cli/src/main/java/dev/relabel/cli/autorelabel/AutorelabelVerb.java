@@ -104,6 +104,7 @@ public final class AutorelabelVerb extends FixfilesVerb {
     }
     say("*** Warning -- SELinux relabel is required (" + flag + (asked.isEmpty() ? "" : ": " + asked) + ").");
     say("*** Relabeling could take a very long time, depending on file system size and speed of hard drives.");
+    stayEnforcingOnlyInOwnDomain();
     notifier.ifPresent(n -> n.status("Relabeling all filesystems"));
     int status = restore("Relabel", false, List.of());
     if (stopped()) {
@@ -122,6 +123,28 @@ public final class AutorelabelVerb extends FixfilesVerb {
     }
     notifier.ifPresent(SystemdNotifier::stopping);
     return reboot();
+  }
+
+  /**
+   * Enforcing, outside relabel_t: permissive for this boot, said on the console. A refused switch
+   * is said too, and the relabel goes on (whatever the policy refuses is then reported per entry).
+   */
+  private void stayEnforcingOnlyInOwnDomain() throws IOException {
+    BootEnforcement enforcement = BootEnforcement.of(host);
+    if (!enforcement.enforcing() || enforcement.inOwnDomain()) {
+      return;
+    }
+    String domain = enforcement.context().orElse("an unknown context");
+    try {
+      enforcement.setPermissive();
+      say("*** relabel runs in " + domain + ", not in its own SELinux domain " + BootEnforcement.OWN_DOMAIN
+          + " (its policy module is not installed): SELinux is permissive for this relabel boot, as"
+          + " Debian's and Fedora's relabel make it; the reboot restores the mode /etc/selinux/config names.");
+    } catch (IOException e) {
+      say("*** relabel runs in " + domain + ", not in " + BootEnforcement.OWN_DOMAIN
+          + ", and could not switch SELinux to permissive (" + e.getMessage() + "): entries the policy"
+          + " refuses to relabel are reported.");
+    }
   }
 
   /** The options fixfiles onboot writes: -F, -N DATE (its -B), -M, -T N; others are ignored, said. */

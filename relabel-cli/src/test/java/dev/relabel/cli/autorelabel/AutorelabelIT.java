@@ -208,4 +208,39 @@ class AutorelabelIT {
     assertFalse(Files.exists(root.resolve(".autorelabel")));
     assertEquals(List.of(), differences(expected, AttrTrees.labels(root, base)));
   }
+
+  /**
+   * Enforcing, outside relabel_t (relabel's policy module not installed: the JVM ran as
+   * unconfined_java_t), the relabel switches SELinux to permissive for the boot and says so, as
+   * Debian's selinux-autorelabel does; in relabel_t, or when already permissive, it leaves the mode
+   * alone. The root's sys/fs/selinux/enforce and proc/self/attr/current stand for the kernel's.
+   */
+  @Test
+  void enforcingOutsideItsOwnDomainTheRelabelGoesPermissiveAndSaysSo() throws Exception {
+    Path root = scrambledRoot("enforcing", "-F ");
+    Path enforce = root.resolve("sys/fs/selinux/enforce");
+    Path context = root.resolve("proc/self/attr/current");
+    Files.createDirectories(enforce.getParent());
+    Files.createDirectories(context.getParent());
+    Files.writeString(enforce, "1");
+    Files.writeString(context, "system_u:system_r:unconfined_java_t:s0\0");
+    AttrTrees.Run unconfined = runToTheEnd(root);
+    assertEquals(0, unconfined.status(), unconfined::toString);
+    assertEquals("0", Files.readString(enforce), "switched to permissive");
+    assertTrue(unconfined.out().contains("*** relabel runs in system_u:system_r:unconfined_java_t:s0, not in its own"
+        + " SELinux domain relabel_t (its policy module is not installed): SELinux is permissive for this relabel"
+        + " boot"), unconfined::toString);
+    assertFalse(Files.exists(root.resolve(".autorelabel")), "relabelled");
+
+    for (String[] state : new String[][] {{"1", "system_u:system_r:relabel_t:s0"}, {"0", "system_u:system_r:unconfined_java_t:s0"}}) {
+      Files.writeString(root.resolve(".autorelabel"), "-F ");
+      Files.writeString(enforce, state[0]);
+      Files.writeString(context, state[1]);
+      AttrTrees.Run run = runToTheEnd(root);
+      assertEquals(0, run.status(), run::toString);
+      assertEquals(state[0], Files.readString(enforce), "the mode is left alone in " + state[1]);
+      assertFalse(run.out().contains("permissive"), run::toString);
+      assertFalse(Files.exists(root.resolve(".autorelabel")), "relabelled");
+    }
+  }
 }
