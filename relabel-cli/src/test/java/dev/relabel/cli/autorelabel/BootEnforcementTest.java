@@ -1,4 +1,4 @@
-package dev.relabel.cli;
+package dev.relabel.cli.autorelabel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

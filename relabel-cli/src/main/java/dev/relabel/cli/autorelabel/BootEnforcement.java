@@ -1,5 +1,6 @@
-package dev.relabel.cli;
+package dev.relabel.cli.autorelabel;
 
+import dev.relabel.cli.fixfiles.FixfilesHost;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
