@@ -44,7 +44,7 @@ public final class ThreadsOption {
   }
 
   /** setfiles' check of a -T value, as a usage error of {@code spec}'s command. */
-  static int parse(CommandSpec spec, String threads) {
+  public static int parse(CommandSpec spec, String threads) {
     if (threads.isEmpty() || !threads.chars().allMatch(c -> c >= '0' && c <= '9')) {
       throw new ParameterException(spec.commandLine(), "invalid thread count for -T: '" + threads + "'");
     }
