@@ -3,6 +3,7 @@ package dev.relabel.cli;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.autorelabel.AutorelabelVerb;
+import dev.relabel.cli.chcon.ChconCommand;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.VersionProvider;
@@ -16,6 +17,7 @@ import dev.relabel.cli.lookup.PlanCommand;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.setfiles.RestoreconCommand;
 import dev.relabel.cli.setfiles.SetfilesCommand;
+import dev.relabel.cli.tar.TarCommand;
 import dev.relabel.policy.PolicyError;
 import dev.relabel.policy.PolicyException;
 import java.io.IOException;
@@ -78,8 +80,8 @@ public class RelabelCommand implements Runnable, IoHost {
    * superclass, so this adds only the verbs, in the order help lists them.
    */
   @Command(subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
-      RestoreVerb.class, CheckVerb.class, CheckVerb.Verify.class, RelabelVerb.class, OnbootVerb.class,
-      AutorelabelVerb.class, PlanCommand.class, HelpCommand.class})
+      ChconCommand.class, RestoreVerb.class, CheckVerb.class, CheckVerb.Verify.class, RelabelVerb.class, OnbootVerb.class,
+      AutorelabelVerb.class, PlanCommand.class, TarCommand.class, HelpCommand.class})
   public static final class WithEveryVerb extends RelabelCommand {
     public WithEveryVerb() {
       super(Io.system());

@@ -49,14 +49,20 @@ class PackagingIT {
         prefix.resolve("share/man/man1/relabel.1"), prefix.resolve("share/man/man1/relabel-autorelabel.1"),
         prefix.resolve("share/bash-completion/completions/relabel"), unitDir.resolve("relabel-autorelabel.service"),
         unitDir.resolve("relabel-autorelabel.target"), unitDir.resolve("relabel-autorelabel-mark.service"),
+        unitDir.resolve("relabel-autorelabel-failed.service"), prefix.resolve("lib/relabel/autorelabel-failed"),
+        prefix.resolve("share/relabel/selinux/relabel.te"), prefix.resolve("share/relabel/selinux/relabel.fc"),
         generatorDir.resolve("relabel-autorelabel-generator"),
         prefix.resolve("lib/relabel/jna/linux-x86-64/libjnidispatch.so"),
         prefix.resolve("lib/relabel/jna/linux-aarch64/libjnidispatch.so"))) {
       assertTrue(Files.isRegularFile(file), file + " is missing");
     }
     String service = Files.readString(unitDir.resolve("relabel-autorelabel.service"));
-    assertTrue(service.contains("ExecStart=" + prefix + "/bin/relabel autorelabel\n"), service);
+    // systemd reboots after a relabel that exited 0 (SuccessAction=), not the relabel itself.
+    assertTrue(service.contains("ExecStart=" + prefix + "/bin/relabel autorelabel --no-reboot\n"), service);
+    assertTrue(service.contains("\nSuccessAction=reboot\n"), service);
     assertFalse(service.contains("@"), "every placeholder substituted: " + service);
+    String failed = Files.readString(unitDir.resolve("relabel-autorelabel-failed.service"));
+    assertTrue(failed.contains("ExecStart=" + prefix + "/lib/relabel/autorelabel-failed\n"), failed);
     AttrTrees.Run version = AttrTrees.run(List.of(prefix.resolve("bin/relabel").toString(), "--version"), dir, null,
         Map.of("JAVA_HOME", System.getProperty("java.home")));
     assertEquals(0, version.status(), version::toString);

@@ -82,8 +82,8 @@ class RelabelCommandTest {
     Result r = Cli.run();
     assertEquals(1, r.status());
     assertEquals(0, r.out().length);
-    assertEquals(List.of("relabel: missing command: one of demo, lookup, setfiles, restorecon, restore, check, verify,"
-        + " relabel, onboot, autorelabel, plan, help (see 'relabel --help')"), r.errLines());
+    assertEquals(List.of("relabel: missing command: one of demo, lookup, setfiles, restorecon, chcon, restore, check, verify,"
+        + " relabel, onboot, autorelabel, plan, tar, help (see 'relabel --help')"), r.errLines());
   }
 
   @Test

@@ -30,9 +30,33 @@ public interface RelabelListener {
    */
   default void skippedUnchanged(byte[] path) {}
 
-  /** A notice that is not a failure (a customized type kept, a hard link conflict, ...). */
+  /**
+   * An entry whose customizable type was kept ({@code PATH not reset as customized by admin to
+   * CONTEXT}). The path is bytes, as a name may not be text; by default it becomes a
+   * {@link #warned} notice with the path decoded as UTF-8.
+   */
+  default void keptCustomized(byte[] path, String context) {
+    warned(utf8(path) + " not reset as customized by admin to " + context);
+  }
+
+  /**
+   * Names of one inode that the policy labels differently: {@code other} gets {@code context}, the
+   * label of {@code decider} (its smallest name). By default a {@link #warned} notice as setfiles
+   * words it, the paths decoded as UTF-8.
+   */
+  default void conflicted(byte[] other, byte[] decider, String context) {
+    warned("conflicting specifications for " + utf8(other) + " and " + utf8(decider) + ", using "
+        + context + ".");
+  }
+
+  /** A notice that is not a failure (a digest that could not be stored, ...). */
   default void warned(String message) {}
 
   /** A listener that ignores everything. */
   RelabelListener NONE = new RelabelListener() {};
+
+  /** A path decoded as UTF-8, for a message (as the walk's own messages decode it). */
+  private static String utf8(byte[] path) {
+    return new String(path, java.nio.charset.StandardCharsets.UTF_8);
+  }
 }

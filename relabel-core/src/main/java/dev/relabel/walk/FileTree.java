@@ -51,6 +51,17 @@ public interface FileTree {
     /** The label of {@code name} (or of this directory when empty) up to its first NUL; null when it has none. */
     byte[] label(byte[] name, byte[] pathForErrors) throws IOException;
 
+    /**
+     * The label of {@code name} (or of this directory when empty) as stored, its NUL and anything
+     * after it included; null when it has none. chcon's "only what differs" needs it: a context
+     * stored without its NUL is rewritten by chcon, which always writes one. By default the label
+     * with a NUL, as libselinux writes it.
+     */
+    default byte[] storedLabel(byte[] name, byte[] pathForErrors) throws IOException {
+      byte[] label = label(name, pathForErrors);
+      return label == null ? null : java.util.Arrays.copyOf(label, label.length + 1);
+    }
+
     /** Sets the label of {@code name} (or of this directory when empty); never follows a symlink. */
     void setLabel(byte[] name, byte[] label, byte[] pathForErrors) throws IOException;
 

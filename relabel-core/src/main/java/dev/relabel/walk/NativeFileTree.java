@@ -69,6 +69,11 @@ public final class NativeFileTree implements FileTree {
     }
 
     @Override
+    public byte[] storedLabel(byte[] name, byte[] pathForErrors) throws NativeIoException {
+      return KERNEL.getLabel(fd, name, pathForErrors);
+    }
+
+    @Override
     public void setLabel(byte[] name, byte[] label, byte[] pathForErrors) throws NativeIoException {
       // Written as libselinux writes it: the context and its terminating NUL.
       KERNEL.setLabel(fd, name, Kernel.nul(label), pathForErrors);

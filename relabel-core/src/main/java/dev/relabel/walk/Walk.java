@@ -317,7 +317,7 @@ final class Walk {
       c.relabeled++;
       listener.changed(new RelabelReport.Change(path, current, set.context(), !options.dryRun()));
     } else if (decision instanceof LabelRules.KeepCustomized kept) {
-      listener.warned(text(path) + " not reset as customized by admin to " + kept.current());
+      listener.keptCustomized(path, kept.current());
     } else if (decision instanceof LabelRules.Malformed malformed) {
       fail(path, 0, "current label '" + malformed.current() + "' is not a context");
     }
@@ -371,8 +371,7 @@ final class Walk {
     decided.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
     for (Decided inode : decided) {
       for (byte[] other : inode.conflicting()) {
-        listener.warned("conflicting specifications for " + text(other) + " and " + text(inode.path()) + ", using "
-            + inode.context() + ".");
+        listener.conflicted(other, inode.path(), inode.context());
       }
     }
     Counters c = counters.get();

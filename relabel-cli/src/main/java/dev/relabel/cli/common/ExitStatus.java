@@ -18,6 +18,11 @@ public final class ExitStatus {
   /** setfiles' status for usage errors and fatal errors: {@code exit(-1)}. */
   public static final int SETFILES_FATAL = 255;
 
+  /** {@code tar}: --check: some label differs. */
+  public static final int TAR_DIFFERS = 1;
+  /** {@code tar}: --check: no check could be made. */
+  public static final int TAR_CHECK_ERROR = 2;
+
   private ExitStatus() {}
 
   /** How a verb's usage errors and failures (a thrown exception) exit. */

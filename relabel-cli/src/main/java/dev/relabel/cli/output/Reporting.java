@@ -152,6 +152,20 @@ public final class Reporting implements AutoCloseable {
     }
 
     @Override
+    public void keptCustomized(byte[] path, String context) {
+      for (RelabelListener listener : all) {
+        listener.keptCustomized(path, context);
+      }
+    }
+
+    @Override
+    public void conflicted(byte[] other, byte[] decider, String context) {
+      for (RelabelListener listener : all) {
+        listener.conflicted(other, decider, context);
+      }
+    }
+
+    @Override
     public void warned(String message) {
       for (RelabelListener listener : all) {
         listener.warned(message);

@@ -157,9 +157,26 @@ public final class SetfilesOutput implements RelabelListener {
     info(concat("Skipping restorecon on directory(", shown(path), ")\n"));
   }
 
+  /** With -v, on standard output, the path's own bytes. */
+  @Override
+  public void keptCustomized(byte[] path, String context) {
+    if (verbose) {
+      info(concat("", shown(path), " not reset as customized by admin to " + context + "\n"));
+    }
+  }
+
+  /** Always, on standard error, the paths' own bytes. */
+  @Override
+  public void conflicted(byte[] other, byte[] decider, String context) {
+    ByteArrayOutputStream line = new ByteArrayOutputStream(other.length + decider.length + 128);
+    line.writeBytes(concat(PREFIX + "conflicting specifications for ", shown(other), " and "));
+    line.writeBytes(concat("", shown(decider), ", using " + context + ".\n"));
+    error(line.toByteArray());
+  }
+
   @Override
   public void warned(String message) {
-    if (message.startsWith("conflicting specifications for ") || message.startsWith("setxattr failed: ")) {
+    if (message.startsWith("setxattr failed: ")) {
       error((PREFIX + message + "\n").getBytes(charset));
     } else if (verbose) {
       info((message + "\n").getBytes(charset));

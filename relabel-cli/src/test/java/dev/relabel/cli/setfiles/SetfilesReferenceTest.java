@@ -173,8 +173,8 @@ class SetfilesReferenceTest {
 
   /**
    * ROOT/t: f1 (tmp_t), l -> f1, a/ (b/, f2, and with {@code malformed} g labelled "garbage");
-   * ROOT/h: one and two, hard links whose specs differ; ROOT/c: x (customizable
-   * public_content_t), y; ROOT/list and ROOT/list0 naming ROOT/c and ROOT/h.
+   * ROOT/h: one, two and t\351, hard links whose specs differ; ROOT/c: x and caf\351-\377
+   * (customizable public_content_t), y; ROOT/list and ROOT/list0 naming ROOT/c and ROOT/h.
    */
   private static Path tree(Path root, boolean malformed) throws Exception {
     Files.createDirectories(root.resolve("t/a/b"));
@@ -195,6 +195,12 @@ class SetfilesReferenceTest {
     AttrTrees.setLabel(root.resolve("t/a"), "staff_u:object_r:tmp_t:s0-s0:c1", base);
     AttrTrees.setLabel(root.resolve("c/x"), "system_u:object_r:public_content_t:s0", base);
     AttrTrees.setLabel(root.resolve("c/y"), "system_u:object_r:tmp_t:s0", base);
+    // Names that are not UTF-8 (bytes E9 and FF): a customizable file, and a third name of the
+    // hard-linked inode; setfiles prints them byte for byte in its -v line and its conflict warning.
+    AttrTrees.touchRaw(root.resolve("c"), "caf\u00e9-\u00ff", base);
+    AttrTrees.check(List.of("sh", "-c", "setfattr -h -n security.selinux -v system_u:object_r:public_content_t:s0"
+        + " \"$1\"/\"$(printf 'caf\\351-\\377')\" && ln \"$2\" \"$1\"/../h/\"$(printf 't\\351')\"", "sh",
+        root.resolve("c").toString(), root.resolve("h/one").toString()), base);
     if (malformed) {
       Files.writeString(root.resolve("t/a/g"), "");
       AttrTrees.setLabel(root.resolve("t/a/g"), "garbage", base);

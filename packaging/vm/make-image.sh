@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Makes one bootable image for a VM scenario from the cached Debian root (build-base.sh):
+# relabel installed by packaging/install.sh inside the root (its units, generator, jar, launcher,
+# class data sharing archive and SELinux policy module), Debian's own selinux-autorelabel generator
+# masked, /etc/selinux/config in MODE, the test service (guest/), every entry labelled by setfiles
+# with the image's own policy, then the scenario's own setup, written to an ext4 image with
+# mkfs.ext4 -d (no loop mount). OUT gets root.img, vmlinuz, initrd.img.
+#
+#   packaging/vm/make-image.sh BASE_ROOT SCENARIO MODE OUT
+#     SCENARIO: autorelabel (scrambled labels and /.autorelabel), kernel (labels right; the guest
+#               builds its own trees), jvm-missing (/.autorelabel, and no Java runtime),
+#               debian-autorelabel (scrambled labels, Debian's own selinux-autorelabel, no relabel)
+#     MODE: permissive or enforcing (SELINUX= of /etc/selinux/config)
+set -euo pipefail
+base=$1 scenario=$2 mode=$3 out=$4
+here=$(cd -- "$(dirname -- "$0")" && pwd -P)
+top=$(cd -- "$here/../.." && pwd -P)
+[ -f "$top/relabel-cli/target/relabel.jar" ] || { echo "make-image: build first (mvn -B -DskipTests package)" >&2; exit 1; }
+mkdir -p "$out"
+root="$out/root"
+rm -rf "$root"
+cp -a "$base" "$root"
+cleanup() { umount "$root/proc" 2>/dev/null || true; }
+trap cleanup EXIT
+
+# relabel, installed as a user would: packaging/install.sh, run inside the root (its java makes the
+# class data sharing archive; semodule loads the policy module into the root's policy store).
+src="$root/opt/relabel-src"
+mkdir -p "$src/relabel-cli/target"
+cp -a "$top/bin" "$top/packaging" "$src/"
+for built in relabel.jar relabel.classlist jna man completion; do
+  [ -e "$top/relabel-cli/target/$built" ] && cp -a "$top/relabel-cli/target/$built" "$src/relabel-cli/target/"
+done
+mount -t proc proc "$root/proc"
+if [ "$scenario" != debian-autorelabel ]; then
+  chroot "$root" /bin/sh -c 'cd /opt/relabel-src && packaging/install.sh SELINUX_MODULE=yes' >&2
+  # Debian's own relabel would race ours (install.sh's header says how to choose ours).
+  mkdir -p "$root/etc/systemd/system-generators"
+  ln -sf /dev/null "$root/etc/systemd/system-generators/selinux-autorelabel-generator.sh"
+fi
+umount "$root/proc"
+rm -rf "$src"
+
+# The system: SELinux per MODE, a root filesystem, a persistent journal (boot 2 reads boot 1's),
+# the serial console's getty off (the console is the test's log).
+cat > "$root/etc/selinux/config" <<CONFIG
+SELINUX=$mode
+SELINUXTYPE=default
+CONFIG
+echo '/dev/vda / ext4 rw,relatime 0 1' > "$root/etc/fstab"
+echo relabel-vm > "$root/etc/hostname"
+mkdir -p "$root/var/log/journal"
+ln -sf /dev/null "$root/etc/systemd/system/serial-getty@ttyS0.service"
+
+# The test service: runs the scenario's checks once multi-user.target is reached, prints them on
+# the serial console and powers off. It runs unconfined (unconfined_exec_t, given by
+# file_contexts.local so that every relabel keeps it), as an admin's shell would.
+install -D -m 0755 "$here/guest/vmtest" "$root/usr/local/sbin/relabel-vmtest"
+install -D -m 0644 "$here/guest/kernel-checks" "$root/usr/local/lib/relabel-vmtest/kernel-checks"
+install -D -m 0644 "$here/guest/relabel-vmtest.service" "$root/etc/systemd/system/relabel-vmtest.service"
+mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+ln -sf ../relabel-vmtest.service "$root/etc/systemd/system/multi-user.target.wants/relabel-vmtest.service"
+mkdir -p "$root/etc/relabel-vmtest"
+echo "$scenario" > "$root/etc/relabel-vmtest/scenario"
+echo "$mode" > "$root/etc/relabel-vmtest/mode"
+printf '%s\n' '/usr/local/sbin/relabel-vmtest	--	system_u:object_r:unconfined_exec_t:s0' \
+  >> "$root/etc/selinux/default/contexts/files/file_contexts.local"
+# The reference tools for the differential checks, as copies that run in the test's own domain
+# (bin_t: no transition), as relabel run by an admin does: the kernel then judges both alike. The
+# installed ones run in setfiles_t, which may not relabel what an unconfined admin may (a device
+# node of usr_t, seen in enforcing mode).
+mkdir -p "$root/usr/local/sbin/vmtest-ref"
+cp "$root/usr/sbin/setfiles" "$root/usr/local/sbin/vmtest-ref/setfiles"
+ln -s setfiles "$root/usr/local/sbin/vmtest-ref/restorecon"
+# mount and umount too: the installed ones make unconfined_t transition to unconfined_mount_t,
+# which Debian's policy does not define (enforcing: no mount at all).
+cp "$root/usr/bin/mount" "$root/usr/bin/umount" "$root/usr/local/sbin/vmtest-ref/"
+
+# The relabel flag, made before the labels so that it has the policy's label for it, as one that
+# 'fixfiles onboot' wrote on a labelled system has.
+case $scenario in
+  autorelabel | debian-autorelabel | jvm-missing) echo "-F" > "$root/.autorelabel" ;;
+esac
+# Every entry labelled as the image's policy says, with the host's setfiles.
+fc="$root/etc/selinux/default/contexts/files/file_contexts"
+setfiles -F -r "$root" "$fc" "$root" >&2
+# The flag as 'fixfiles onboot' leaves it on an SELinux system: written by an admin's shell
+# (unconfined_t), whose type transition in / makes it etc_runtime_t, which systemd's generators
+# may read (its file_contexts label, default_t, they may not).
+if [ -f "$root/.autorelabel" ]; then
+  setfattr -h -n security.selinux -v system_u:object_r:etc_runtime_t:s0 "$root/.autorelabel"
+fi
+
+case $scenario in
+  autorelabel | debian-autorelabel)
+    python3 "$here/scramble.py" "$root" > "$out/scrambled.txt"
+    ;;
+  jvm-missing)
+    python3 "$here/scramble.py" "$root" > "$out/scrambled.txt"
+    mv "$root/usr/lib/jvm" "$root/usr/lib/jvm.missing"
+    ;;
+  kernel) ;;
+  *) echo "make-image: unknown scenario $scenario" >&2; exit 2 ;;
+esac
+
+cp "$root"/boot/vmlinuz-* "$out/vmlinuz"
+cp "$root"/boot/initrd.img-* "$out/initrd.img"
+size=$(( $(du -sm "$root" | cut -f1) + 1200 ))
+rm -f "$out/root.img"
+mkfs.ext4 -q -F -L relabel-vm -E root_owner=0:0 -d "$root" "$out/root.img" "${size}M"
+rm -rf "$root"

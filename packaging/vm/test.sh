@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The SELinux VM tests: Debian 12 booted under QEMU with an SELinux kernel, relabel installed as a
+# user installs it, each scenario's checks made inside the guest (guest/vmtest) and judged here.
+# Fails on any failed check, on a boot that does not finish in time, and when the VM cannot be
+# built or booted. Consoles and results land in relabel-cli/target/vm/ (CI keeps them).
+#
+#   packaging/vm/test.sh [SCENARIO...]   (default: every scenario below; build the jar first)
+#     autorelabel-permissive autorelabel-enforcing kernel jvm-missing   (debian-autorelabel-MODE:
+#     Debian's own selinux-autorelabel on the same image, for comparison; not run by default)
+#
+# Environment: RELABEL_VM_CACHE (the cached Debian root, default /var/cache/relabel-vm),
+# RELABEL_VM_BOOT_TIMEOUT (seconds a boot may take, default 900: QEMU emulates the CPU here).
+set -euo pipefail
+here=$(cd -- "$(dirname -- "$0")" && pwd -P)
+top=$(cd -- "$here/../.." && pwd -P)
+out="$top/relabel-cli/target/vm"
+boot_timeout=${RELABEL_VM_BOOT_TIMEOUT:-900}
+scenarios=("$@")
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(autorelabel-permissive autorelabel-enforcing kernel jvm-missing)
+mkdir -p "$out"
+results="$out/results.txt"
+: > "$results"
+passed=0 failed=0
+t0=$(date +%s)
+phase() { echo "vm: [$(( $(date +%s) - t0 )) s] $*"; }
+
+for tool in qemu-system-x86_64 mmdebstrap mkfs.ext4 setfiles python3 getfattr; do
+  command -v "$tool" >/dev/null || { echo "vm: $tool is missing (.ci/run installs it)" >&2; exit 1; }
+done
+phase "base root"
+base=$("$here/build-base.sh")
+phase "base root ready: $base"
+
+# boot IMAGE_DIR NAME [KERNEL ARGUMENTS...]: one boot, its console (ttyS0) in NAME.console, what
+# the guest's checks print (ttyS1, where no kernel message can cut a line) in NAME.results
+boot() {
+  local image=$1 name=$2; shift 2
+  local console="$out/$name.console" start=$(date +%s) status=0
+  timeout -k 10 "$boot_timeout" qemu-system-x86_64 -m 2048 -smp 2 -accel tcg,thread=multi \
+    -display none -nodefaults -no-reboot -serial "file:$console" -serial "file:$out/$name.results" \
+    -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
+    -append "root=/dev/vda rw console=ttyS0 security=selinux selinux=1 $*" \
+    -drive "file=$image/root.img,format=raw,if=virtio" \
+    -drive "file=$image/scratch.img,format=raw,if=virtio" || status=$?
+  phase "$name: boot took $(( $(date +%s) - start )) s (qemu status $status)"
+  if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+    record "not ok" "$name: the boot did not finish within ${boot_timeout}s"
+    return 1
+  fi
+}
+record() { # "ok"|"not ok" NAME
+  echo "$1 $2" | tee -a "$results"
+  if [ "$1" = ok ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+}
+console_has() { # NAME CONSOLE PATTERN: a check on what the guest printed on its console
+  if grep -qE -- "$3" "$2"; then record ok "$1"; else record "not ok" "$1: the console has no line matching '$3'"; fi
+}
+# The guest's own checks, from the test boot's second serial port.
+judge() { # NAME RESULTS
+  local console=$2
+  grep -a '^VMTEST info' "$console" | sed 's/^VMTEST info /  /' || true
+  if ! grep -aq '^VMTEST end' "$console"; then
+    record "not ok" "$1: the guest's checks did not finish (see $console)"
+    return
+  fi
+  while IFS= read -r line; do
+    case $line in
+      "VMTEST ok "*) record ok "$1: ${line#VMTEST ok }" ;;
+      "VMTEST not ok "*) record "not ok" "$1: ${line#VMTEST not ok }" ;;
+    esac
+  done < <(grep -a -E '^VMTEST (ok|not ok) ' "$console" | tr -d '\r')
+}
+make_image() { # SCENARIO MODE DIR
+  local start=$(date +%s)
+  "$here/make-image.sh" "$base" "$1" "$2" "$3" > "$out/$(basename "$3").image.log" 2>&1 \
+    || { cat "$out/$(basename "$3").image.log" >&2; echo "vm: the $1 image could not be made" >&2; exit 1; }
+  truncate -s 64M "$3/scratch.img"
+  phase "image $(basename "$3") made in $(( $(date +%s) - start )) s"
+}
+
+for scenario in "${scenarios[@]}"; do
+  dir="$out/$scenario"
+  case $scenario in
+    autorelabel-permissive | autorelabel-enforcing | debian-autorelabel-permissive | debian-autorelabel-enforcing)
+      mode=${scenario##*-}
+      kind=${scenario%-*}
+      make_image "$kind" "$mode" "$dir"
+      boot "$dir" "$scenario.boot1" || continue
+      if [ "$kind" = autorelabel ]; then
+        console_has "$scenario: boot 1 shows the warning" "$out/$scenario.boot1.console" '\*\*\* Warning -- SELinux relabel is required'
+        console_has "$scenario: boot 1 shows a line per filesystem" "$out/$scenario.boot1.console" 'Relabel(ing|ed) /'
+        console_has "$scenario: boot 1 shows the finished line" "$out/$scenario.boot1.console" 'Relabel finished'
+        console_has "$scenario: boot 1 reboots" "$out/$scenario.boot1.console" 'reboot: Restarting system'
+      fi
+      boot "$dir" "$scenario.boot2" || continue
+      judge "$scenario" "$out/$scenario.boot2.results"
+      ;;
+    jvm-missing)
+      make_image jvm-missing enforcing "$dir"
+      boot "$dir" "$scenario.boot1" || continue
+      console_has "$scenario: the console says the relabel did not finish" "$out/$scenario.boot1.console" 'the boot relabel did not finish'
+      console_has "$scenario: the console says why" "$out/$scenario.boot1.console" 'java not found'
+      console_has "$scenario: the console says the flag stays" "$out/$scenario.boot1.console" '/.autorelabel is kept'
+      judge "$scenario" "$out/$scenario.boot1.results"
+      ;;
+    kernel)
+      make_image kernel enforcing "$dir"
+      cp "$dir/root.img" "$dir/root.pristine.img"
+      boot "$dir" "kernel-permissive" enforcing=0 && judge kernel-permissive "$out/kernel-permissive.results"
+      mv "$dir/root.pristine.img" "$dir/root.img"
+      boot "$dir" "kernel-enforcing" && judge kernel-enforcing "$out/kernel-enforcing.results"
+      ;;
+    *) echo "vm: unknown scenario $scenario" >&2; exit 2 ;;
+  esac
+  rm -f "$dir/root.img" "$dir/scratch.img"
+done
+phase "done"
+echo "vm: $passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

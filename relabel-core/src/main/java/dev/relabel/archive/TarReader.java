@@ -1,0 +1,336 @@
+package dev.relabel.archive;
+
+import dev.relabel.policy.FileType;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarUtils;
+import org.apache.commons.compress.archivers.zip.ZipEncoding;
+import org.apache.commons.compress.archivers.zip.ZipEncodingHelper;
+
+/**
+ * Splits an uncompressed tar stream (ustar, GNU, PAX) into {@link TarMember}s, keeping every
+ * header byte. Commons Compress decodes each header block (ISO-8859-1: one char per byte, so a
+ * name's bytes survive; base-256 sizes; the star, GNU and POSIX layouts) and checks its checksum;
+ * the framing is done here because {@code TarArchiveInputStream} hides the raw headers and
+ * expands sparse files, which a byte-for-byte copy must not. After {@link #next}, the member's
+ * data is read with {@link #copyData}, {@link #readData} or {@link #skipData} (or skipped by the
+ * next {@code next}).
+ */
+public final class TarReader {
+  /** The largest PAX or GNU long-name header read into memory. */
+  static final int MAX_EXTENDED_HEADER = 16 << 20;
+
+  private static final ZipEncoding RAW = ZipEncodingHelper.getZipEncoding("ISO-8859-1");
+
+  private final InputStream in;
+  private long position;
+  private TarMember current;
+  private long dataLeft;
+  private byte[] endBlock;
+  /** The last member read, to place an error in a header that could not be read. */
+  private String previousName;
+
+  public TarReader(InputStream tar) {
+    this.in = tar;
+  }
+
+  /** The next member, or null at the end-of-archive block. */
+  public TarMember next() throws IOException {
+    if (current != null) {
+      skipData();
+    }
+    if (endBlock != null) {
+      return null;
+    }
+    long offset = position;
+    ByteArrayOutputStream before = new ByteArrayOutputStream();
+    ByteArrayOutputStream after = new ByteArrayOutputStream();
+    byte[] paxBlock = null;
+    PaxRecords pax = PaxRecords.empty();
+    byte[] longName = null;
+    byte[] longLink = null;
+    while (true) {
+      long headerOffset = position;
+      byte[] block = readBlock(null, offset, true);
+      if (block == null) {
+        throw new ArchiveException(where(null), headerOffset, "the archive ends without its end-of-archive blocks"
+            + " (truncated?)");
+      }
+      if (isZero(block)) {
+        if (before.size() + after.size() > 0 || paxBlock != null) {
+          throw new ArchiveException(where(null), headerOffset, "extended headers without a member after them");
+        }
+        endBlock = block;
+        return null;
+      }
+      if (!checksumMatches(block)) {
+        throw new ArchiveException(where(longName), headerOffset,
+            "bad header checksum (corrupt, or not a tar archive)");
+      }
+      byte flag = block[156];
+      ByteArrayOutputStream into = paxBlock == null ? before : after;
+      switch (flag) {
+        case 'x', 'X' -> {
+          byte[] data = readExtended(block, headerOffset, longName);
+          if (paxBlock != null) {
+            // A second extended header for one member: the earlier one is kept as it was.
+            before.writeBytes(paxBlock);
+            before.writeBytes(after.toByteArray());
+            after.reset();
+          }
+          paxBlock = concat(block, padded(data));
+          try {
+            pax = PaxRecords.parse(data);
+          } catch (IllegalArgumentException e) {
+            throw new ArchiveException(where(longName), headerOffset, e.getMessage());
+          }
+          continue;
+        }
+        case 'L', 'K' -> {
+          byte[] data = readExtended(block, headerOffset, null);
+          into.writeBytes(block);
+          into.writeBytes(padded(data));
+          byte[] value = Arrays.copyOf(data, indexOfNul(data));
+          if (flag == 'L') {
+            longName = value;
+          } else {
+            longLink = value;
+          }
+          continue;
+        }
+        default -> {
+          // the member's own header
+        }
+      }
+      into.writeBytes(block);
+      TarArchiveEntry entry;
+      try {
+        entry = new TarArchiveEntry(block, RAW, true);
+      } catch (IOException | RuntimeException e) {
+        throw new ArchiveException(where(null), headerOffset, "unreadable header: " + e.getMessage());
+      }
+      // GNU.sparse.name: a PAX sparse file's real name (its header's is GNUSparseFile.PID/NAME)
+      byte[] name = firstOf(pax.value("GNU.sparse.name"), pax.value("path"), longName,
+          entry.getName().getBytes(StandardCharsets.ISO_8859_1));
+      String nameText = latin1(name);
+      if (flag == 'S' && block[482] != 0) {
+        // GNU sparse: extension blocks of the sparse map follow the header
+        byte[] extension;
+        do {
+          extension = readBlock(nameText, position, false);
+          into.writeBytes(extension);
+        } while (extension[504] != 0);
+      }
+      long size = entry.getSize();
+      byte[] paxSize = pax.value("size");
+      if (paxSize != null) {
+        try {
+          size = Long.parseLong(new String(paxSize, StandardCharsets.US_ASCII));
+        } catch (NumberFormatException e) {
+          throw new ArchiveException(nameText, offset, "bad PAX size record");
+        }
+      }
+      if (flag == '1' || flag == '2' || flag == '3' || flag == '4' || flag == '5' || flag == '6') {
+        size = 0; // no data, whatever the size field says (as GNU tar reads them)
+      }
+      if (size < 0) {
+        throw new ArchiveException(nameText, offset, "negative size");
+      }
+      FileType type = typeOf(flag, name);
+      boolean labelled = type != null;
+      byte[] link = null;
+      if (flag == '1') {
+        link = TarMember.archivePath(firstOf(pax.value("linkpath"), longLink,
+            entry.getLinkName().getBytes(StandardCharsets.ISO_8859_1)));
+      }
+      current = new TarMember(offset, labelled, before.toByteArray(), paxBlock, pax, after.toByteArray(), nameText,
+          labelled ? TarMember.archivePath(name) : null, labelled ? type : FileType.ANY, flag, link, size,
+          Math.max(0, entry.getModTime().getTime() / 1000));
+      dataLeft = current.paddedDataSize();
+      previousName = nameText;
+      return current;
+    }
+  }
+
+  /** Copies the current member's data, with its padding, as it is. */
+  public void copyData(OutputStream out) throws IOException {
+    byte[] buffer = new byte[(int) Math.min(1 << 16, Math.max(TarMember.BLOCK, dataLeft))];
+    while (dataLeft > 0) {
+      int n = in.read(buffer, 0, (int) Math.min(buffer.length, dataLeft));
+      if (n < 0) {
+        throw truncated();
+      }
+      out.write(buffer, 0, n);
+      dataLeft -= n;
+      position += n;
+    }
+    current = null;
+  }
+
+  /** The current member's data with its padding (for members small enough to hold). */
+  public byte[] readData() throws IOException {
+    byte[] data = new byte[(int) dataLeft];
+    int read = in.readNBytes(data, 0, data.length);
+    position += read;
+    if (read < data.length) {
+      throw truncated();
+    }
+    dataLeft = 0;
+    current = null;
+    return data;
+  }
+
+  /** Skips the current member's data. */
+  public void skipData() throws IOException {
+    try {
+      // A file's skip may seek past its end: the last byte is read, so that a truncation shows here.
+      if (dataLeft > 0) {
+        in.skipNBytes(dataLeft - 1);
+        if (in.read() < 0) {
+          throw truncated();
+        }
+      }
+    } catch (EOFException e) {
+      throw truncated();
+    }
+    position += dataLeft;
+    dataLeft = 0;
+    current = null;
+  }
+
+  /** After the last member: the end-of-archive block and whatever follows it, as they are. */
+  public void copyRest(OutputStream out) throws IOException {
+    if (endBlock == null) {
+      throw new IllegalStateException("not at the end of the archive");
+    }
+    out.write(endBlock);
+    in.transferTo(out);
+  }
+
+  /** What to call the member whose header is being read: its long name, or the one after the last member. */
+  private String where(byte[] longName) {
+    if (longName != null) {
+      return latin1(longName);
+    }
+    return previousName == null ? null : "after '" + previousName + "'";
+  }
+
+  private ArchiveException truncated() {
+    return new ArchiveException(current.name(), current.offset(), "the archive ends inside the member's data"
+        + " (truncated)");
+  }
+
+  private byte[] readExtended(byte[] block, long headerOffset, byte[] name) throws IOException {
+    long size;
+    try {
+      size = TarUtils.parseOctalOrBinary(block, 124, 12);
+    } catch (IllegalArgumentException e) {
+      throw new ArchiveException(where(name), headerOffset, "bad size field in an extended header");
+    }
+    if (size < 0 || size > MAX_EXTENDED_HEADER) {
+      throw new ArchiveException(where(name), headerOffset,
+          "extended header of " + size + " bytes (at most " + MAX_EXTENDED_HEADER + " are read)");
+    }
+    byte[] data = new byte[(int) size];
+    int padded = (int) ((size + TarMember.BLOCK - 1) / TarMember.BLOCK * TarMember.BLOCK);
+    int read = in.readNBytes(data, 0, data.length);
+    position += read;
+    if (read < data.length) {
+      throw new ArchiveException(where(name), headerOffset,
+          "the archive ends inside an extended header (truncated)");
+    }
+    byte[] padding = new byte[padded - data.length];
+    read = in.readNBytes(padding, 0, padding.length);
+    position += read;
+    if (read < padding.length) {
+      throw new ArchiveException(where(name), headerOffset,
+          "the archive ends inside an extended header (truncated)");
+    }
+    return data;
+  }
+
+  /** A block, or null at a clean end of stream when {@code endAllowed}. */
+  private byte[] readBlock(String name, long memberOffset, boolean endAllowed) throws IOException {
+    byte[] block = new byte[TarMember.BLOCK];
+    int read = in.readNBytes(block, 0, TarMember.BLOCK);
+    position += read;
+    if (read == 0 && endAllowed) {
+      return null;
+    }
+    if (read < TarMember.BLOCK) {
+      throw new ArchiveException(name != null ? name : where(null), memberOffset,
+          "the archive ends inside a header block (truncated)");
+    }
+    return block;
+  }
+
+  /** The file type a policy is asked about for a member's type flag; null for what is not an entry. */
+  static FileType typeOf(byte flag, byte[] name) {
+    return switch (flag) {
+      case '0', '7', 'S', '1' -> FileType.REGULAR_FILE;
+      case 0 -> name.length > 0 && name[name.length - 1] == '/' ? FileType.DIRECTORY : FileType.REGULAR_FILE;
+      case '2' -> FileType.SYMLINK;
+      case '3' -> FileType.CHAR_DEVICE;
+      case '4' -> FileType.BLOCK_DEVICE;
+      case '5', 'D' -> FileType.DIRECTORY;
+      case '6' -> FileType.FIFO;
+      default -> null; // 'g' global headers, 'V' volume labels, 'M' continuations...: copied as they are
+    };
+  }
+
+  private static byte[] firstOf(byte[]... candidates) {
+    for (byte[] candidate : candidates) {
+      if (candidate != null) {
+        return candidate;
+      }
+    }
+    return new byte[0];
+  }
+
+  private static byte[] concat(byte[] a, byte[] b) {
+    byte[] both = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, both, a.length, b.length);
+    return both;
+  }
+
+  static byte[] padded(byte[] data) {
+    return Arrays.copyOf(data, (data.length + TarMember.BLOCK - 1) / TarMember.BLOCK * TarMember.BLOCK);
+  }
+
+  private static int indexOfNul(byte[] data) {
+    for (int i = 0; i < data.length; i++) {
+      if (data[i] == 0) {
+        return i;
+      }
+    }
+    return data.length;
+  }
+
+  /** Whether the header's checksum field holds its checksum (a field that is no number does not). */
+  private static boolean checksumMatches(byte[] block) {
+    try {
+      return TarUtils.verifyCheckSum(block);
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static boolean isZero(byte[] block) {
+    for (byte b : block) {
+      if (b != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String latin1(byte[] bytes) {
+    return new String(bytes, StandardCharsets.ISO_8859_1);
+  }
+}

@@ -1,0 +1,140 @@
+package dev.relabel.walk;
+
+import dev.relabel.report.RelabelReport;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.context.ContextEdit;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link SymlinkRaceTest}'s attack on {@link ContextChanger} (chcon -R): while it runs, a directory
+ * inside the tree is swapped, again and again, for a symlink to a directory outside it. Each walk
+ * sets another whole context, so a followed link would relabel what lies outside; nothing there
+ * may change. Half the walks use the {@code /proc/self/fd} fallback.
+ */
+class ChconSymlinkRaceTest {
+  private static final String SENTINEL = "sentinel_u:sentinel_r:sentinel_t:s0";
+  private static final int MAX_WALKS = 200;
+  private static final long MAX_NANOS = 10_000_000_000L;
+
+  @TempDir Path dir;
+
+  @Test
+  @Timeout(120)
+  void aDirectorySwappedForASymlinkMidWalkNeverLetsTheWalkOut() throws Exception {
+    Path tree = Files.createDirectory(dir.resolve("tree"));
+    Path outside = Files.createDirectory(dir.resolve("outside"));
+    List<Path> outsiders = new ArrayList<>(List.of(outside));
+    Path outsideSub = Files.createDirectory(outside.resolve("sub"));
+    outsiders.add(outsideSub);
+    for (int i = 0; i < 20; i++) {
+      outsiders.add(Files.createFile(outside.resolve("secret" + i)));
+      outsiders.add(Files.createFile(outsideSub.resolve("deeper" + i)));
+    }
+    for (Path p : outsiders) {
+      DiskLabels.set(p, SENTINEL);
+    }
+    // The tree: a few ordinary directories, and swap/real, the one that keeps changing.
+    for (int d = 0; d < 4; d++) {
+      Path sub = Files.createDirectories(tree.resolve("d" + d));
+      for (int f = 0; f < 5; f++) {
+        Files.createFile(sub.resolve("f" + f));
+      }
+    }
+    Path swap = Files.createDirectory(tree.resolve("swap"));
+    Path real = Files.createDirectory(swap.resolve("real"));
+    for (int f = 0; f < 5; f++) {
+      Files.createFile(real.resolve("f" + f));
+    }
+    Files.createDirectory(real.resolve("sub"));
+    Path aside = swap.resolve("aside");
+    Path parked = swap.resolve("parked");
+
+    ContextEdit a = ContextEdit.whole("system_u:object_r:a_t:s0");
+    ContextEdit b = ContextEdit.fields().type("b_t").build();
+
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicLong swaps = new AtomicLong();
+    AtomicReference<Throwable> swapperFailed = new AtomicReference<>();
+    Thread swapper = new Thread(() -> {
+      try {
+        while (!stop.get()) {
+          Files.move(real, aside, StandardCopyOption.ATOMIC_MOVE);
+          Files.createSymbolicLink(real, outside);
+          Files.move(real, parked, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+          Files.move(aside, real, StandardCopyOption.ATOMIC_MOVE);
+          swaps.incrementAndGet();
+        }
+      } catch (IOException | RuntimeException e) {
+        swapperFailed.set(e);
+      }
+    }, "swapper");
+
+    boolean xattrAt = XattrFallback.usesXattrAt();
+    int walks = 0;
+    long failures = 0;
+    long start = System.nanoTime();
+    swapper.start();
+    try {
+      while (walks < MAX_WALKS && System.nanoTime() - start < MAX_NANOS && swapperFailed.get() == null) {
+        XattrFallback.useXattrAt(xattrAt && walks % 4 < 2);
+        ChconOptions options = ChconOptions.builder(walks % 2 == 0 ? a : b).recurse(true).threads(1 + walks % 2).build();
+        RelabelReport report;
+        try (ContextChanger changer = ContextChanger.onDisk(options, ChconListener.NONE)) {
+          report = changer.run(List.of(tree));
+        }
+        failures += report.failures().size();
+        walks++;
+      }
+    } finally {
+      stop.set(true);
+      swapper.join();
+      XattrFallback.useXattrAt(xattrAt);
+    }
+    if (swapperFailed.get() != null) {
+      throw new AssertionError("the swapper failed", swapperFailed.get());
+    }
+    assertTrue(swaps.get() > 100, "the swapper should have swapped many times: " + swaps.get());
+    assertTrue(walks >= 10, "too few walks: " + walks);
+
+    Map<String, String> changed = new TreeMap<>();
+    for (Path p : outsiders) {
+      String label = DiskLabels.get(p);
+      if (!SENTINEL.equals(label)) {
+        changed.put(p.toString(), label);
+      }
+    }
+    assertEquals(Map.of(), changed, "labels outside the tree changed (" + walks + " walks, " + swaps.get()
+        + " swaps, " + failures + " failures met)");
+    System.out.println("ChconSymlinkRaceTest: " + walks + " walks, " + swaps.get() + " swaps, " + failures
+        + " failures met (entries swapped away or found a symlink)");
+
+    // The tree, quiet now, is labelled whole by one more walk.
+    RelabelReport last;
+    try (ContextChanger changer = ContextChanger.onDisk(ChconOptions.builder(a).recurse(true).build(),
+        ChconListener.NONE)) {
+      last = changer.run(List.of(tree));
+    }
+    assertEquals(List.of(), last.failures());
+    try (Stream<Path> inTree = Files.walk(tree)) {
+      for (Path p : (Iterable<Path>) inTree::iterator) {
+        assertEquals("system_u:object_r:a_t:s0", DiskLabels.get(p), p.toString());
+      }
+    }
+  }
+}

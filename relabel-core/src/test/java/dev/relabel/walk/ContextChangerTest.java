@@ -1,0 +1,140 @@
+package dev.relabel.walk;
+
+import dev.relabel.report.RelabelReport;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.context.ContextEdit;
+import dev.relabel.fixtures.AttrTrees;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The library entry point for chcon, {@link ContextChanger}, on real files: what Java callers (a
+ * container runtime preparing a volume) see. Labels are read back with getfattr.
+ */
+class ContextChangerTest {
+  private static final String VOLUME = "system_u:object_r:container_file_t:s0:c10,c20";
+
+  @TempDir
+  Path dir;
+  private Path volume;
+  private Path outside;
+
+  @BeforeEach
+  void tree() throws Exception {
+    AttrTrees.requireTools(false);
+    volume = Files.createDirectories(dir.resolve("volume"));
+    outside = Files.createDirectories(dir.resolve("outside"));
+    Files.writeString(outside.resolve("secret"), "");
+    AttrTrees.setLabel(outside.resolve("secret"), "system_u:object_r:shadow_t:s0", dir);
+    AttrTrees.setLabel(outside, "system_u:object_r:etc_t:s0", dir);
+    for (int d = 0; d < 20; d++) {
+      Path sub = Files.createDirectories(volume.resolve("d" + d + "/e"));
+      for (int f = 0; f < 10; f++) {
+        Files.writeString(sub.resolve("f" + f), "");
+      }
+    }
+    Files.createSymbolicLink(volume.resolve("d0/out-dir"), outside);
+    Files.createSymbolicLink(volume.resolve("d0/out-file"), outside.resolve("secret"));
+  }
+
+  private RelabelReport run(ChconOptions options, List<RelabelReport.Change> changes, Path... files) {
+    ChconListener listener = new ChconListener() {
+      @Override
+      public void changed(RelabelReport.Change change) {
+        changes.add(change);
+      }
+    };
+    try (ContextChanger changer = ContextChanger.onDisk(options, listener)) {
+      return changer.run(List.of(files));
+    }
+  }
+
+  @Test
+  void labelsTheWholeTreeOnceAndNothingOutsideIt() throws Exception {
+    ChconOptions options = ChconOptions.builder(ContextEdit.whole(VOLUME)).recurse(true).threads(4).build();
+    List<RelabelReport.Change> changes = Collections.synchronizedList(new ArrayList<>());
+    RelabelReport first = run(options, changes, volume);
+    long entries = AttrTrees.entries(volume, dir).size();
+    assertEquals(entries, first.visited());
+    assertEquals(entries, first.relabeled());
+    assertEquals(entries, changes.size());
+    assertTrue(first.succeeded(), first::toString);
+    Map<String, String> labels = AttrTrees.labels(volume, dir);
+    assertEquals(Map.of(AttrTrees.hex(VOLUME), entries), countValues(labels));
+    // The symlinks were labelled themselves; what they point to was not touched.
+    assertEquals("system_u:object_r:shadow_t:s0", AttrTrees.label(outside.resolve("secret"), dir));
+    assertEquals("system_u:object_r:etc_t:s0", AttrTrees.label(outside, dir));
+
+    changes.clear();
+    RelabelReport second = run(options, changes, volume);
+    assertEquals(entries, second.visited());
+    assertEquals(0, second.relabeled());
+    assertEquals(List.of(), changes);
+  }
+
+  @Test
+  void fieldEditsKeepTheOtherFieldsAndFailOnUnlabeledEntries() throws Exception {
+    Path file = volume.resolve("d1/e/f1");
+    AttrTrees.setLabel(file, "user_u:object_r:tmp_t:s0:c1", dir);
+    List<ChconProblem> problems = Collections.synchronizedList(new ArrayList<>());
+    ChconListener listener = new ChconListener() {
+      @Override
+      public void failed(ChconProblem problem) {
+        problems.add(problem);
+      }
+    };
+    ChconOptions options = ChconOptions.builder(ContextEdit.fields().type("container_file_t").build())
+        .recurse(true).threads(2).build();
+    RelabelReport report;
+    try (ContextChanger changer = ContextChanger.onDisk(options, listener)) {
+      report = changer.run(List.of(volume.resolve("d1")));
+    }
+    assertEquals("user_u:object_r:container_file_t:s0:c1", AttrTrees.label(file, dir));
+    // d1, d1/e and ten files; all but one unlabeled.
+    assertEquals(12, report.visited());
+    assertEquals(1, report.relabeled());
+    assertEquals(11, report.failures().size());
+    assertEquals(11, problems.size());
+    assertTrue(problems.stream().allMatch(p -> p.kind() == ChconProblem.Kind.UNLABELED), problems::toString);
+  }
+
+  @Test
+  void withoutRecursionASymlinkGivenIsFollowedUnlessAskedNotTo() throws Exception {
+    Path link = volume.resolve("d0/out-file");
+    ChconOptions follow = ChconOptions.builder(ContextEdit.whole(VOLUME)).build();
+    assertTrue(follow.dereference());
+    assertTrue(run(follow, new ArrayList<>(), link).succeeded());
+    assertEquals(VOLUME, AttrTrees.label(outside.resolve("secret"), dir));
+    assertNull(AttrTrees.label(link, dir));
+    ChconOptions itself = follow.toBuilder().dereference(false).build();
+    assertTrue(run(itself, new ArrayList<>(), link).succeeded());
+    assertEquals(VOLUME, AttrTrees.label(link, dir));
+  }
+
+  @Test
+  void optionsRefuseWhatChconRefuses() {
+    assertThrows(IllegalArgumentException.class,
+        () -> ChconOptions.builder(ContextEdit.whole(VOLUME)).recurse(true).dereference(true).build());
+    assertThrows(IllegalStateException.class, () -> ContextEdit.fields().build());
+    assertThrows(IllegalArgumentException.class, () -> ChconOptions.builder(ContextEdit.whole(VOLUME)).threads(-1).build());
+    // With -R a symlink is not followed unless asked, which is refused.
+    assertEquals(false, ChconOptions.builder(ContextEdit.whole(VOLUME)).recurse(true).build().dereference());
+  }
+
+  private static Map<String, Long> countValues(Map<String, String> labels) {
+    Map<String, Long> counts = new java.util.TreeMap<>();
+    labels.values().forEach(v -> counts.merge(v, 1L, Long::sum));
+    return counts;
+  }
+}
