@@ -84,6 +84,13 @@ esac
 # Every entry labelled as the image's policy says, with the host's setfiles.
 fc="$root/etc/selinux/default/contexts/files/file_contexts"
 setfiles -F -r "$root" "$fc" "$root" >&2
+# relabel_t's rights in the image's policy, as the loaded module makes them (README lists them).
+if [ "$scenario" != debian-autorelabel ]; then
+  policy=$(ls "$root"/etc/selinux/default/policy/policy.* | tail -1)
+  sesearch -A -s relabel_t "$policy" > "$out/relabel_t.allow"
+  sesearch --dontaudit -s relabel_t "$policy" > "$out/relabel_t.dontaudit"
+  sesearch -T -t relabel_exec_t "$policy" > "$out/relabel_t.transitions"
+fi
 # The flag as 'fixfiles onboot' leaves it on an SELinux system: written by an admin's shell
 # (unconfined_t), whose type transition in / makes it etc_runtime_t, which systemd's generators
 # may read (its file_contexts label, default_t, they may not).

@@ -24,7 +24,7 @@ passed=0 failed=0
 t0=$(date +%s)
 phase() { echo "vm: [$(( $(date +%s) - t0 )) s] $*"; }
 
-for tool in qemu-system-x86_64 mmdebstrap mkfs.ext4 setfiles python3 getfattr; do
+for tool in qemu-system-x86_64 mmdebstrap mkfs.ext4 setfiles python3 getfattr sesearch; do
   command -v "$tool" >/dev/null || { echo "vm: $tool is missing (.ci/run installs it)" >&2; exit 1; }
 done
 phase "base root"
@@ -70,6 +70,22 @@ judge() { # NAME RESULTS
     esac
   done < <(grep -a -E '^VMTEST (ok|not ok) ' "$console" | tr -d '\r')
 }
+# The module's rights, as sesearch reads them from the image's policy: systemd starts the launcher in
+# relabel_t, which may relabel files and run the JVM (execmem), and has no mac_admin (capability2)
+# nor any right to reboot.
+rules() { # NAME DIR
+  cp "$2"/relabel_t.* "$out/"
+  local allow="$2/relabel_t.allow"
+  if grep -q 'type_transition init_t relabel_exec_t:process relabel_t' "$2/relabel_t.transitions"; then
+    record ok "$1: init_t starts relabel_exec_t in relabel_t"
+  else record "not ok" "$1: no transition from init_t to relabel_t"; fi
+  if grep -q '^allow relabel_t relabel_t:process .*execmem' "$allow" && grep -q 'relabelto' "$allow"; then
+    record ok "$1: relabel_t may relabel and run the JVM ($(wc -l < "$allow") allow rules)"
+  else record "not ok" "$1: relabel_t lacks relabelto or execmem"; fi
+  if grep -qE '^allow relabel_t [^ ]+:(capability2|system) ' "$allow"; then
+    record "not ok" "$1: relabel_t holds mac_admin or reboot: $(grep -E '^allow relabel_t [^ ]+:(capability2|system) ' "$allow" | head -2)"
+  else record ok "$1: relabel_t holds no mac_admin and no reboot"; fi
+}
 make_image() { # SCENARIO MODE DIR
   local start=$(date +%s)
   "$here/make-image.sh" "$base" "$1" "$2" "$3" > "$out/$(basename "$3").image.log" 2>&1 \
@@ -85,6 +101,9 @@ for scenario in "${scenarios[@]}"; do
       mode=${scenario##*-}
       kind=${scenario%-*}
       make_image "$kind" "$mode" "$dir"
+      if [ "$kind" = autorelabel ]; then
+        rules "$scenario" "$dir"
+      fi
       boot "$dir" "$scenario.boot1" || continue
       if [ "$kind" = autorelabel ]; then
         console_has "$scenario: boot 1 shows the warning" "$out/$scenario.boot1.console" '\*\*\* Warning -- SELinux relabel is required'

@@ -223,6 +223,23 @@ class LauncherIT {
    * where it cannot; the launcher points it at the one the build unpacked. An unusable directory
    * (under /dev/null) stands for a read-only or noexec home and /tmp.
    */
+  /**
+   * A walk starts no child process: JNA, asked for "c", used to run {@code ldconfig -p} to find
+   * the C library at every start (a fork and an exec, and in the SELinux VM an exec of
+   * ldconfig_exec_t that relabel's domain has no reason to be allowed). The class-loading log shows
+   * whether the JDK's process machinery was ever loaded.
+   */
+  @Test
+  void aWalkStartsNoChildProcess() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("no-child"));
+    Files.createDirectories(root.resolve("some/sub"));
+    Run r = run(launcher, Map.of("RELABEL_JAVA_OPTS", "-Xlog:class+load=info:stdout"), new byte[0],
+        "setfiles", "-n", "-r", root.toString(), policy.toString(), root.resolve("some").toString());
+    assertEquals(0, r.status(), r::toString);
+    assertTrue(r.outText().contains("dev.relabel.nativeio.NativeIo "), "NativeIo was loaded: the walk ran");
+    assertTrue(!r.outText().contains("java.lang.ProcessImpl "), "a child process was started");
+  }
+
   @Test
   void startsWhereJnaCouldNotUnpackItsLibrary() throws Exception {
     Path root = Files.createDirectories(dir.resolve("jna-tree"));

@@ -89,7 +89,8 @@ class PackagingIT {
     }
     AttrTrees.Run verify = AttrTrees.run(List.of("systemd-analyze", "verify",
         unitDir.resolve("relabel-autorelabel.service").toString(), unitDir.resolve("relabel-autorelabel.target").toString(),
-        unitDir.resolve("relabel-autorelabel-mark.service").toString()), dir, null,
+        unitDir.resolve("relabel-autorelabel-mark.service").toString(),
+        unitDir.resolve("relabel-autorelabel-failed.service").toString()), dir, null,
         Map.of("MANPATH", prefix.resolve("share/man").toString()));
     assertEquals(0, verify.status(), verify::toString);
     assertEquals("", verify.out() + verify.err(), "systemd-analyze verify has nothing to say");

@@ -126,15 +126,21 @@ public final class AutorelabelVerb extends FixfilesVerb {
   }
 
   /**
-   * Enforcing, outside relabel_t: permissive for this boot, said on the console. A refused switch
-   * is said too, and the relabel goes on (whatever the policy refuses is then reported per entry).
+   * Says on the console which context the relabel runs in. Enforcing, outside relabel_t:
+   * permissive for this boot, said too. A refused switch is said as well, and the relabel goes on
+   * (whatever the policy refuses is then reported per entry).
    */
   private void stayEnforcingOnlyInOwnDomain() throws IOException {
     BootEnforcement enforcement = BootEnforcement.of(host);
-    if (!enforcement.enforcing() || enforcement.inOwnDomain()) {
+    String domain = enforcement.context().orElse("an unknown context");
+    if (!enforcement.enforcing()) {
+      enforcement.context().ifPresent(context -> say("*** relabel runs in " + context + "; SELinux is not enforcing."));
       return;
     }
-    String domain = enforcement.context().orElse("an unknown context");
+    if (enforcement.inOwnDomain()) {
+      say("*** relabel runs in " + domain + ": SELinux stays enforcing.");
+      return;
+    }
     try {
       enforcement.setPermissive();
       say("*** relabel runs in " + domain + ", not in its own SELinux domain " + BootEnforcement.OWN_DOMAIN

@@ -239,7 +239,9 @@ class AutorelabelIT {
       AttrTrees.Run run = runToTheEnd(root);
       assertEquals(0, run.status(), run::toString);
       assertEquals(state[0], Files.readString(enforce), "the mode is left alone in " + state[1]);
-      assertFalse(run.out().contains("permissive"), run::toString);
+      assertFalse(run.out().contains("permissive for this relabel boot"), run::toString);
+      assertTrue(run.out().contains("*** relabel runs in " + state[1] + (state[0].equals("1")
+          ? ": SELinux stays enforcing." : "; SELinux is not enforcing.")), run::toString);
       assertFalse(Files.exists(root.resolve(".autorelabel")), "relabelled");
     }
   }
