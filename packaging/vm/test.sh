@@ -110,6 +110,13 @@ for scenario in "${scenarios[@]}"; do
         console_has "$scenario: boot 1 shows a line per filesystem" "$out/$scenario.boot1.console" 'Relabel(ing|ed) /'
         console_has "$scenario: boot 1 shows the finished line" "$out/$scenario.boot1.console" 'Relabel finished'
         console_has "$scenario: boot 1 reboots" "$out/$scenario.boot1.console" 'reboot: Restarting system'
+        console_has "$scenario: boot 1 says relabel_t" "$out/$scenario.boot1.console" 'relabel runs in [^ ]*:relabel_t:'
+        # The kernel prints every AVC denial on the console, whatever became of the journal.
+        if grep -a 'avc: *denied' "$out/$scenario.boot1.console" | grep -q 'scontext=[^ ]*:relabel_t:'; then
+          record "not ok" "$scenario: boot 1's console shows AVC denials for relabel_t: $(grep -a 'avc: *denied' "$out/$scenario.boot1.console" | grep 'relabel_t' | head -2)"
+        else
+          record ok "$scenario: boot 1's console shows no AVC denial for relabel_t"
+        fi
       fi
       boot "$dir" "$scenario.boot2" || continue
       judge "$scenario" "$out/$scenario.boot2.results"

@@ -74,8 +74,8 @@ class SetfilesOutputTest {
   void changesAreShownOnlyWithVerboseAndWarningsWhereSetfilesShowsThem() {
     SetfilesOutput quiet = new SetfilesOutput(io, StandardCharsets.UTF_8, false);
     quiet.changed(new RelabelReport.Change(bytes("/a"), null, "u:r:t:s0", true));
-    quiet.warned("/a not reset as customized by admin to u:r:public_content_t:s0");
-    quiet.warned("conflicting specifications for /b and /a, using u:r:t:s0.");
+    quiet.keptCustomized(bytes("/a"), "u:r:public_content_t:s0");
+    quiet.conflicted(bytes("/b"), bytes("/a"), "u:r:t:s0");
     quiet.flush();
     assertEquals("", out.toString(StandardCharsets.ISO_8859_1));
     assertEquals("relabel: conflicting specifications for /b and /a, using u:r:t:s0.\n", err());
@@ -83,7 +83,7 @@ class SetfilesOutputTest {
     SetfilesOutput verbose = new SetfilesOutput(io, StandardCharsets.UTF_8, true);
     verbose.changed(new RelabelReport.Change(bytes("/a\u00e9"), null, "u:r:t:s0", true));
     verbose.changed(new RelabelReport.Change(bytes("/b"), "u:r:x:s0", "u:r:t:s0", false));
-    verbose.warned("/a not reset as customized by admin to u:r:public_content_t:s0");
+    verbose.keptCustomized(bytes("/a"), "u:r:public_content_t:s0");
     verbose.flush();
     assertEquals("Relabeled /a\u00e9 from (null) to u:r:t:s0\nWould relabel /b from u:r:x:s0 to u:r:t:s0\n"
         + "/a not reset as customized by admin to u:r:public_content_t:s0\n", out.toString(StandardCharsets.ISO_8859_1));
