@@ -1,8 +1,8 @@
 package dev.relabel.bench;
 
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.Policy;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.Policy;
+import dev.relabel.policy.PolicyLoader;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,7 +1,7 @@
 package dev.relabel.bench;
 
 import dev.relabel.bench.scaling.TreeGenerator;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import dev.relabel.walk.FileTree;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
 package dev.relabel.bench;
 
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.FileStat;
+import dev.relabel.nativeio.Kernel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The system calls a relabel makes per entry, through the engine's one native layer
- * ({@link NativeIo}, JNA): listing a directory (openat + getdents64 + close, per entry listed),
+ * ({@link Kernel}, JNA): listing a directory (openat + getdents64 + close, per entry listed),
  * reading a label (getxattr), writing one (setxattr), and statx, in a directory of
  * {@value #FILES} empty files on the machine's filesystem (page cache warm). Nanoseconds per entry,
  * to set beside {@code LookupBenchmark}'s cost per lookup.
@@ -35,9 +36,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"-Xss4m", "-Xms1g", "-Xmx1g"})
 @State(Scope.Thread)
 public class NativeIoBenchmark {
+  private static final Kernel KERNEL = Kernel.linux();
+
   static final int FILES = 1000;
-  private static final byte[] LABEL_A = NativeIo.nul("system_u:object_r:usr_t:s0".getBytes(StandardCharsets.US_ASCII));
-  private static final byte[] LABEL_B = NativeIo.nul("system_u:object_r:bin_t:s0".getBytes(StandardCharsets.US_ASCII));
+  private static final byte[] LABEL_A = Kernel.nul("system_u:object_r:usr_t:s0".getBytes(StandardCharsets.US_ASCII));
+  private static final byte[] LABEL_B = Kernel.nul("system_u:object_r:bin_t:s0".getBytes(StandardCharsets.US_ASCII));
 
   /** Where the scratch directory goes: a filesystem that takes security.selinux xattrs. */
   @Param({"/var/tmp"})
@@ -53,20 +56,20 @@ public class NativeIoBenchmark {
   @Setup(Level.Trial)
   public void setup() throws IOException {
     dir = Files.createTempDirectory(Path.of(parent), "relabel-nativeio-");
-    dirPath = NativeIo.nul(dir.toString().getBytes(StandardCharsets.UTF_8));
-    dirFd = NativeIo.openDirectory(NativeIo.AT_FDCWD, dirPath, dirPath);
+    dirPath = Kernel.nul(dir.toString().getBytes(StandardCharsets.UTF_8));
+    dirFd = KERNEL.openDirectory(Kernel.AT_FDCWD, dirPath, dirPath);
     names = new byte[FILES][];
     for (int i = 0; i < FILES; i++) {
       String name = String.format("file-%04d.so.1", i);
       Files.createFile(dir.resolve(name));
-      names[i] = NativeIo.nul(name.getBytes(StandardCharsets.US_ASCII));
-      NativeIo.setLabel(dirFd, names[i], LABEL_A, names[i]);
+      names[i] = Kernel.nul(name.getBytes(StandardCharsets.US_ASCII));
+      KERNEL.setLabel(dirFd, names[i], LABEL_A, names[i]);
     }
   }
 
   @TearDown(Level.Trial)
   public void tearDown() throws IOException {
-    NativeIo.closeQuietly(dirFd);
+    KERNEL.close(dirFd);
     for (byte[] name : names) {
       Files.deleteIfExists(dir.resolve(new String(name, 0, name.length - 1, StandardCharsets.US_ASCII)));
     }
@@ -83,11 +86,11 @@ public class NativeIoBenchmark {
   @Benchmark
   @OperationsPerInvocation(FILES)
   public int listDirectory() throws IOException {
-    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, dirPath, dirPath);
+    int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, dirPath, dirPath);
     try {
-      return NativeIo.readDirectory(fd, dirPath).size();
+      return KERNEL.readDirectory(fd, dirPath).size();
     } finally {
-      NativeIo.closeQuietly(fd);
+      KERNEL.close(fd);
     }
   }
 
@@ -95,7 +98,7 @@ public class NativeIoBenchmark {
   @Benchmark
   public byte[] getLabel() throws IOException {
     byte[] name = nextName();
-    return NativeIo.getLabel(dirFd, name, name);
+    return KERNEL.getLabel(dirFd, name, name);
   }
 
   /** setxattr("security.selinux") of one entry, alternating two labels so every write changes it. */
@@ -105,13 +108,13 @@ public class NativeIoBenchmark {
     if (next == 0) {
       flip = !flip;
     }
-    NativeIo.setLabel(dirFd, name, flip ? LABEL_B : LABEL_A, name);
+    KERNEL.setLabel(dirFd, name, flip ? LABEL_B : LABEL_A, name);
   }
 
   /** statx of one entry (the engine's stat when the listing gives no type, or for hard links). */
   @Benchmark
-  public NativeIo.FileStat stat() throws IOException {
+  public FileStat stat() throws IOException {
     byte[] name = nextName();
-    return NativeIo.stat(dirFd, name, name);
+    return KERNEL.stat(dirFd, name, name);
   }
 }

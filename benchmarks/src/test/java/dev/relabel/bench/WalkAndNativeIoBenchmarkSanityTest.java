@@ -9,9 +9,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.relabel.bench.scaling.TreeGenerator;
 import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.match.Label;
-import dev.relabel.nativeio.NativeIo;
-import dev.relabel.spec.FileType;
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.nativeio.Kernel;
+import dev.relabel.policy.FileType;
+import dev.relabel.report.RelabelReport;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,6 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The new JMH benchmarks measure what they say: one invocation each, outside JMH. */
 class WalkAndNativeIoBenchmarkSanityTest {
+  private static final Kernel KERNEL = Kernel.linux();
+
   @Test
   void walkBenchmarkChecksATreeWhoseLabelsAreTheMatchersAnswers() throws Exception {
     String missing = Oracles.missing();
@@ -79,7 +81,7 @@ class WalkAndNativeIoBenchmarkSanityTest {
         bench.setLabel();
       }
       byte[] name = bench.names[0];
-      assertEquals("system_u:object_r:bin_t:s0", text(NativeIo.getLabel(bench.dirFd, name, name)));
+      assertEquals("system_u:object_r:bin_t:s0", text(KERNEL.getLabel(bench.dirFd, name, name)));
     } finally {
       bench.tearDown();
     }

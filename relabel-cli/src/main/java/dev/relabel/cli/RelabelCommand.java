@@ -1,7 +1,25 @@
 package dev.relabel.cli;
 
-import dev.relabel.spec.PolicyError;
-import dev.relabel.spec.PolicyException;
+import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.autorelabel.AutorelabelVerb;
+import dev.relabel.cli.chcon.ChconCommand;
+import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.cli.fixfiles.CheckVerb;
+import dev.relabel.cli.fixfiles.OnbootVerb;
+import dev.relabel.cli.fixfiles.RelabelVerb;
+import dev.relabel.cli.fixfiles.RestoreVerb;
+import dev.relabel.cli.lookup.DemoCommand;
+import dev.relabel.cli.lookup.LookupCommand;
+import dev.relabel.cli.lookup.PlanCommand;
+import dev.relabel.cli.output.JsonOption;
+import dev.relabel.cli.setfiles.RestoreconCommand;
+import dev.relabel.cli.setfiles.SetfilesCommand;
+import dev.relabel.cli.tar.TarCommand;
+import dev.relabel.policy.PolicyError;
+import dev.relabel.policy.PolicyException;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
@@ -23,7 +41,7 @@ import picocli.CommandLine.Spec;
  *
  * <p>Exit status, for every verb: 0 for success, 1 for failure, usage errors included (as
  * fixfiles' {@code usage} exits 1), except that {@code setfiles} and {@code restorecon} (the verbs
- * marked {@link SetfilesStatuses}) exit as setfiles.c does: 255 for their usage errors and other
+ * declaring {@link ExitStatus.Scheme#SETFILES}) exit as setfiles.c does: 255 for their usage errors and other
  * failures, 1 for an unusable policy; and the fixfiles verbs exit 255 when an entry could not be
  * labelled, as the restorecon or setfiles fixfiles runs does. Errors are one
  * line on standard error, {@code relabel: ...}, without a stack trace ({@code RELABEL_DEBUG=1} adds one for internal
@@ -55,14 +73,14 @@ import picocli.CommandLine.Spec;
       "255:setfiles and restorecon: their usage errors and fatal errors, as setfiles(8) and restorecon(8) exit"
           + " (see 'relabel setfiles --help'); the fixfiles verbs: an entry that could not be labelled",
     })
-public class RelabelCommand implements Runnable {
+public class RelabelCommand implements Runnable, IoHost {
   /**
    * {@code relabel} with every verb: what help, the man pages and the completion script describe
    * (they are generated from this class). picocli merges the annotations of a class and its
    * superclass, so this adds only the verbs, in the order help lists them.
    */
   @Command(subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
-      ChconCommand.class, RestoreVerb.class, CheckVerb.class, VerifyVerb.class, RelabelVerb.class, OnbootVerb.class,
+      ChconCommand.class, RestoreVerb.class, CheckVerb.class, CheckVerb.Verify.class, RelabelVerb.class, OnbootVerb.class,
       AutorelabelVerb.class, PlanCommand.class, TarCommand.class, HelpCommand.class})
   public static final class WithEveryVerb extends RelabelCommand {
     public WithEveryVerb() {
@@ -77,10 +95,6 @@ public class RelabelCommand implements Runnable {
   private static final List<Class<?>> VERBS =
       List.of(WithEveryVerb.class.getAnnotation(Command.class).subcommands());
 
-  /** Exit status for success. */
-  public static final int EXIT_OK = 0;
-  /** Exit status for any failure, usage errors included. */
-  public static final int EXIT_FAILURE = 1;
 
   private final Io io;
 
@@ -98,6 +112,7 @@ public class RelabelCommand implements Runnable {
   }
 
   /** The streams the verbs read and write. */
+  @Override
   public Io io() {
     return io;
   }
@@ -111,7 +126,7 @@ public class RelabelCommand implements Runnable {
 
   /**
    * The configured command line: help and messages go to {@code io}'s out and err, usage errors
-   * and failures exit {@value #EXIT_FAILURE} with one line on err.
+   * and failures exit {@value ExitStatus#FAILURE} with one line on err.
    */
   public static CommandLine commandLine(Io io) {
     return configure(new CommandLine(new WithEveryVerb(io)), io);
@@ -143,6 +158,12 @@ public class RelabelCommand implements Runnable {
     return commandLine;
   }
 
+  /** The exit scheme of the verb {@code commandLine} runs: the one it declares, else {@link ExitStatus.Scheme#RELABEL}. */
+  private static ExitStatus.Scheme scheme(CommandLine commandLine) {
+    return commandLine.getCommand() instanceof ExitStatus.Declared declared ? declared.exitScheme()
+        : ExitStatus.Scheme.RELABEL;
+  }
+
   public static void main(String[] args) {
     System.exit(commandLine(Io.system(), args).execute(args));
   }
@@ -156,8 +177,7 @@ public class RelabelCommand implements Runnable {
     PrintWriter err = where.getErr();
     err.println("relabel: " + e.getMessage() + " (see '" + where.getCommandSpec().qualifiedName() + " --help')");
     err.flush();
-    int status = where.getCommand() instanceof PlanCommand ? PlanCommand.EXIT_ERROR
-        : where.getCommand() instanceof SetfilesStatuses ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    int status = scheme(where).usageError();
     JsonOption.failed(where, java.util.List.of(e.getMessage()), status);
     return status;
   }
@@ -190,9 +210,7 @@ public class RelabelCommand implements Runnable {
       e.printStackTrace(err);
     }
     err.flush();
-    boolean setfiles = commandLine.getCommand() instanceof SetfilesStatuses;
-    int status = commandLine.getCommand() instanceof PlanCommand ? PlanCommand.EXIT_ERROR
-        : setfiles && !(e instanceof PolicyException) ? SetfilesCommand.EXIT_FATAL : EXIT_FAILURE;
+    int status = scheme(commandLine).failure(e instanceof PolicyException);
     JsonOption.failed(commandLine, messages, status);
     return status;
   }

@@ -1,5 +1,6 @@
 package dev.relabel.cli;
 
+import dev.relabel.cli.common.Io;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -9,18 +10,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Runs {@code relabel} in-process on memory streams, as {@code main} runs it on the process's. */
-final class Cli {
+public final class Cli {
   private Cli() {}
 
   /** What a run left: its exit status, standard output (bytes), standard error (text, and its bytes). */
-  record Result(int status, byte[] out, String err, byte[] errBytes) {
+  public record Result(int status, byte[] out, String err, byte[] errBytes) {
     /** Standard output one char per byte, so that any byte can be compared. */
-    String outLatin1() {
+    public String outLatin1() {
       return new String(out, StandardCharsets.ISO_8859_1);
     }
 
     /** Standard output's lines (one char per byte), split at '\n' only. */
-    List<String> lines() {
+    public List<String> lines() {
       String text = outLatin1();
       if (text.isEmpty()) {
         return List.of();
@@ -32,7 +33,7 @@ final class Cli {
     }
 
     /** Standard error's lines. */
-    List<String> errLines() {
+    public List<String> errLines() {
       return err.isEmpty() ? List.of() : Arrays.asList(err.split("\n"));
     }
 
@@ -42,19 +43,19 @@ final class Cli {
     }
   }
 
-  static Result run(String... args) {
+  public static Result run(String... args) {
     return run(new byte[0], StandardCharsets.UTF_8, args);
   }
 
-  static Result runWithStdin(byte[] stdin, String... args) {
+  public static Result runWithStdin(byte[] stdin, String... args) {
     return run(stdin, StandardCharsets.UTF_8, args);
   }
 
-  static Result run(byte[] stdin, Charset charset, String... args) {
+  public static Result run(byte[] stdin, Charset charset, String... args) {
     return run(new ByteArrayInputStream(stdin), charset, args);
   }
 
-  static Result run(InputStream stdin, Charset charset, String... args) {
+  public static Result run(InputStream stdin, Charset charset, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     // As main builds it: with only the verb the arguments name.
@@ -63,7 +64,7 @@ final class Cli {
   }
 
   /** A string's bytes, one per char (chars must be below 256). */
-  static byte[] latin1(String s) {
+  public static byte[] latin1(String s) {
     return s.getBytes(StandardCharsets.ISO_8859_1);
   }
 }

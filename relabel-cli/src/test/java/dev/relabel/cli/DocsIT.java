@@ -1,5 +1,6 @@
 package dev.relabel.cli;
 
+import dev.relabel.cli.common.Io;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -1,5 +1,6 @@
 package dev.relabel.cli;
 
+import dev.relabel.cli.common.ExitStatus;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -82,7 +83,7 @@ class MalformedPolicyTest {
       if (refused++ >= REFUSED) {
         continue;
       }
-      assertEquals(SetfilesCommand.EXIT_ERRORS, r.status(), what);
+      assertEquals(ExitStatus.SETFILES_ERRORS, r.status(), what);
       assertEquals("", r.outLatin1(), what);
       assertTrue(!r.errLines().isEmpty(), what);
       for (String line : r.errLines()) {

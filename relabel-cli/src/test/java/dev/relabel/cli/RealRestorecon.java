@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Assumptions;
  * given itself (such as {@code /}), never an entry beneath one, so the trees compared are not mount
  * points.
  */
-final class RealRestorecon {
-  static final Path RESTORECON = Path.of("/usr/sbin/restorecon");
+public final class RealRestorecon {
+  public static final Path RESTORECON = Path.of("/usr/sbin/restorecon");
   private static final String SHIM = "int is_selinux_enabled(void) { return 1; }\n";
 
   private final Path shim;
@@ -40,7 +40,7 @@ final class RealRestorecon {
    * The oracle, its shim built in {@code scratch}; skips outside CI, fails in CI, when restorecon,
    * gcc or the reference policy is missing.
    */
-  static RealRestorecon build(Path scratch) throws IOException, InterruptedException {
+  public static RealRestorecon build(Path scratch) throws IOException, InterruptedException {
     AttrTrees.requireTools(true);
     String missing = null;
     if (!Files.isExecutable(RESTORECON)) {
@@ -61,7 +61,7 @@ final class RealRestorecon {
   }
 
   /** Runs {@code restorecon ARGS} believing SELinux is enabled. */
-  AttrTrees.Run run(List<String> args) throws IOException, InterruptedException {
+  public AttrTrees.Run run(List<String> args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(RESTORECON.toString());
     command.addAll(args);
@@ -69,7 +69,7 @@ final class RealRestorecon {
   }
 
   /** Whether the shim works: restorecon -n -v on an unlabelled file says it would relabel it. */
-  void selfCheck(Path unlabelled) throws IOException, InterruptedException {
+  public void selfCheck(Path unlabelled) throws IOException, InterruptedException {
     AttrTrees.Run run = run(List.of("-n", "-v", unlabelled.toString()));
     if (!run.out().startsWith("Would relabel ")) {
       fail("restorecon with the is_selinux_enabled shim did not label: " + run);

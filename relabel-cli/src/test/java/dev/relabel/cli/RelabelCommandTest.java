@@ -1,5 +1,7 @@
 package dev.relabel.cli;
 
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.VersionProvider;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

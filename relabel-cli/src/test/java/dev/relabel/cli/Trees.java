@@ -7,24 +7,24 @@ import java.util.Arrays;
 import java.util.List;
 
 /** {@code relabel} run in-process, with results in {@link dev.relabel.fixtures.AttrTrees}' form. */
-final class Trees {
+public final class Trees {
   private Trees() {}
 
   /** Runs {@code relabel ARGS} in-process; the result in the same form as a process's. */
-  static Run relabel(List<String> args) {
+  public static Run relabel(List<String> args) {
     return relabel(new byte[0], args);
   }
 
-  static Run relabel(byte[] stdin, List<String> args) {
+  public static Run relabel(byte[] stdin, List<String> args) {
     Cli.Result r = Cli.run(stdin, StandardCharsets.UTF_8, args.toArray(String[]::new));
     return new Run(r.status(), r.outLatin1(), new String(r.errBytes(), StandardCharsets.ISO_8859_1));
   }
 
-  static String[] array(List<String> list) {
+  public static String[] array(List<String> list) {
     return list.toArray(String[]::new);
   }
 
-  static List<String> list(String... items) {
+  public static List<String> list(String... items) {
     return new ArrayList<>(Arrays.asList(items));
   }
 }

@@ -1,6 +1,6 @@
 package dev.relabel.archive;
 
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.report.RelabelReport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

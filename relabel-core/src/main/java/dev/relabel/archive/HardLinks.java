@@ -2,7 +2,7 @@ package dev.relabel.archive;
 
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

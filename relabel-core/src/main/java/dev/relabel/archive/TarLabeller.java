@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.walk.RelabelListener;
-import dev.relabel.walk.RelabelReport;
+import dev.relabel.report.RelabelListener;
+import dev.relabel.report.RelabelReport;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.relabel.archive;
 
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.nio.charset.StandardCharsets;
 
 /**

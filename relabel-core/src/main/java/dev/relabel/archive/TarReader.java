@@ -1,6 +1,6 @@
 package dev.relabel.archive;
 
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;

@@ -3,8 +3,8 @@ package dev.relabel.match;
 import dev.relabel.regex.LiteralHead;
 import dev.relabel.regex.PcrePattern;
 import dev.relabel.regex.PcreSyntaxException;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Spec;
 
 /**
  * One spec, ready to test against keys; {@code rank} is its place in libselinux's search order.

@@ -1,6 +1,7 @@
 package dev.relabel.match;
 
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.PathBytes;
+import dev.relabel.policy.FileType;
 import java.util.Arrays;
 
 /**
@@ -108,7 +109,7 @@ public final class DirectoryMatch {
 
   /** The label of the entry {@code name} (one path component, raw bytes) in this directory. */
   public Label lookup(byte[] name, FileType type) {
-    return lookup(Latin1.of(name), type);
+    return lookup(PathBytes.latin1(name), type);
   }
 
   /** As {@link #lookup(byte[], FileType)}, for a name held one char per byte. */
@@ -126,7 +127,7 @@ public final class DirectoryMatch {
 
   /** The state of the subdirectory {@code name}. */
   public DirectoryMatch enter(byte[] name) {
-    return enter(Latin1.of(name));
+    return enter(PathBytes.latin1(name));
   }
 
   /** As {@link #enter(byte[])}, for a name held one char per byte. */

@@ -1,6 +1,6 @@
 package dev.relabel.match;
 
-import dev.relabel.spec.PathAlias;
+import dev.relabel.policy.PathAlias;
 import java.util.List;
 
 /**

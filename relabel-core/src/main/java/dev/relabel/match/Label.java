@@ -1,6 +1,6 @@
 package dev.relabel.match;
 
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.Spec;
 import java.util.Objects;
 import java.util.Optional;
 

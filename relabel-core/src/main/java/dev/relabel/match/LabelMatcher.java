@@ -1,8 +1,9 @@
 package dev.relabel.match;
 
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.Policy;
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.PathBytes;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Policy;
+import dev.relabel.policy.Spec;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.MessageDigest;
@@ -91,10 +92,10 @@ public final class LabelMatcher {
    * @throws IllegalArgumentException for an empty path, which libselinux refuses with EINVAL
    */
   public Label lookup(byte[] path, FileType type) {
-    return lookup(Latin1.of(path), type);
+    return lookup(PathBytes.latin1(path), type);
   }
 
-  /** As {@link #lookup(byte[], FileType)}, for a path held one char per byte (see {@link Latin1}). */
+  /** As {@link #lookup(byte[], FileType)}, for a path held one char per byte (see {@link PathBytes}). */
   public Label lookup(String latin1Path, FileType type) {
     if (latin1Path.isEmpty()) {
       throw new IllegalArgumentException("empty path");
@@ -108,7 +109,7 @@ public final class LabelMatcher {
    * {@link #lookup} on the joined path.
    */
   public DirectoryMatch directory(byte[] path) {
-    return directory(Latin1.of(path));
+    return directory(PathBytes.latin1(path));
   }
 
   /** As {@link #directory(byte[])}, for a path held one char per byte. */
@@ -148,10 +149,10 @@ public final class LabelMatcher {
         // libselinux stops at the first <<none>> and hashes what it had found before it.
         break;
       }
-      sha1.update(Latin1.bytes(spec.regex()));
+      sha1.update(PathBytes.fromLatin1(spec.regex()));
       sha1.update((byte) 0);
       sha1.update(mode.clear().putInt(0, spec.fileType().modeBits()).array());
-      sha1.update(Latin1.bytes(spec.context()));
+      sha1.update(PathBytes.fromLatin1(spec.context()));
       sha1.update((byte) 0);
     }
     return Optional.of(sha1.digest());
@@ -159,7 +160,7 @@ public final class LabelMatcher {
 
   /** As {@link #partialMatchDigest(String)}, for raw path bytes. */
   public Optional<byte[]> partialMatchDigest(byte[] path) {
-    return partialMatchDigest(Latin1.of(path));
+    return partialMatchDigest(PathBytes.latin1(path));
   }
 
   /**

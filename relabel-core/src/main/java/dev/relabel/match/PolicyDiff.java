@@ -1,7 +1,7 @@
 package dev.relabel.match;
 
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Spec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;

@@ -1,6 +1,6 @@
 package dev.relabel.match;
 
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 
 /**
  * Tries candidate specs in libselinux's order when they come as several rank-sorted lists (one per

@@ -1,5 +1,6 @@
 package dev.relabel.match;
 
+import dev.relabel.regex.LiteralHead;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,28 +93,8 @@ final class SpecShape {
       return "";
     }
     StringBuilder literal = new StringBuilder();
-    int i = 0;
+    int i = LiteralHead.scan(regex, LiteralHead.Rules.LIBSELINUX, literal);
     int n = regex.length();
-    while (i < n) {
-      char c = regex.charAt(i);
-      if (META.indexOf(c) >= 0) {
-        break;
-      }
-      if (c == '\\') {
-        if (i + 1 >= n) {
-          break;
-        }
-        char next = regex.charAt(i + 1);
-        if ((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z')) {
-          break;
-        }
-        literal.append(next);
-        i += 2;
-        continue;
-      }
-      literal.append(c);
-      i++;
-    }
     if (i < n && literal.length() > 0 && "?*{+".indexOf(regex.charAt(i)) >= 0) {
       literal.setLength(literal.length() - 1);
     }

@@ -1,6 +1,10 @@
 package dev.relabel.nativeio;
 
-/** The Linux errno values the engine names (the same on x86-64 and aarch64). */
+/**
+ * The Linux errno values the engine names (the same on x86-64 and aarch64), and their words: for
+ * reports and tests. Code above {@code nativeio} reacts to the typed {@link NativeIoException}s,
+ * never to these numbers.
+ */
 public final class Errno {
   public static final int EPERM = 1;
   public static final int ENOENT = 2;
@@ -21,6 +25,11 @@ public final class Errno {
   public static final int ENOTSUP = 95;
 
   private Errno() {}
+
+  /** The C library's text for {@code errno}, as {@code %m} prints it. */
+  public static String strerror(int errno) {
+    return NativeIo.strerrorText(errno);
+  }
 
   /** The symbolic name and the C library's message, e.g. "EROFS (Read-only file system)". */
   public static String describe(int errno) {

@@ -11,7 +11,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The engine's only door to the kernel: the few Linux system calls a relabel needs, through JNA's
+ * The JNA bindings behind {@link Kernel} (package-private, as the JDK keeps its
+ * {@code UnixNativeDispatcher}): the only door to the kernel: the few Linux system calls a relabel needs, through JNA's
  * direct mapping, for x86-64 and aarch64. Every entry is reached through its directory's
  * descriptor ({@code *at} calls with {@code AT_SYMLINK_NOFOLLOW}), so a path component swapped for
  * a symlink is never followed. A failed call throws a {@link NativeIoException} carrying the errno
@@ -21,24 +22,22 @@ import java.util.List;
  * older kernel the first ENOSYS switches, once, to the race-free fallback libselinux uses: an
  * {@code O_PATH|O_NOFOLLOW} descriptor and the xattr call on {@code /proc/self/fd/N}.
  */
-public final class NativeIo {
-  /** {@code AT_FDCWD}: resolve relative to the working directory. */
-  public static final int AT_FDCWD = -100;
+final class NativeIo {
+  static final int AT_FDCWD = Kernel.AT_FDCWD;
 
   /** The attribute that holds an entry's SELinux context. */
-  public static final byte[] SELINUX_XATTR = nul("security.selinux".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  static final byte[] SELINUX_XATTR = nul("security.selinux".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
   /** libselinux's directory digest attribute, NUL-terminated. */
-  public static final byte[] SEHASH_XATTR = nul("security.sehash".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+  static final byte[] SEHASH_XATTR = nul("security.sehash".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 
-  /** {@code d_type} values of {@code getdents64}. */
-  public static final int DT_UNKNOWN = 0;
-  public static final int DT_FIFO = 1;
-  public static final int DT_CHR = 2;
-  public static final int DT_DIR = 4;
-  public static final int DT_BLK = 6;
-  public static final int DT_REG = 8;
-  public static final int DT_LNK = 10;
-  public static final int DT_SOCK = 12;
+  static final int DT_UNKNOWN = Kernel.DT_UNKNOWN;
+  static final int DT_FIFO = Kernel.DT_FIFO;
+  static final int DT_CHR = Kernel.DT_CHR;
+  static final int DT_DIR = Kernel.DT_DIR;
+  static final int DT_BLK = Kernel.DT_BLK;
+  static final int DT_REG = Kernel.DT_REG;
+  static final int DT_LNK = Kernel.DT_LNK;
+  static final int DT_SOCK = Kernel.DT_SOCK;
 
   private static final int O_RDONLY = 0;
   private static final int O_NOFOLLOW = 0400000;
@@ -172,7 +171,7 @@ public final class NativeIo {
   }
 
   /** A NUL-terminated copy of {@code bytes}, as C wants its strings. */
-  public static byte[] nul(byte[] bytes) {
+  static byte[] nul(byte[] bytes) {
     return Arrays.copyOf(bytes, bytes.length + 1);
   }
 
@@ -183,7 +182,7 @@ public final class NativeIo {
    *
    * @param path the full path, for error messages only
    */
-  public static int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+  static int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
       return openat(dirfd, nativeName(SCRATCH.get(), name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
@@ -192,7 +191,7 @@ public final class NativeIo {
   }
 
   /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */
-  public static void closeQuietly(int fd) {
+  static void closeQuietly(int fd) {
     try {
       close(fd);
     } catch (LastErrorException e) {
@@ -202,11 +201,8 @@ public final class NativeIo {
     }
   }
 
-  /** One directory entry: its name (without NUL), {@code d_type} and inode. */
-  public record DirEntry(byte[] name, int type, long inode) {}
-
   /** Every entry of the open directory {@code fd} but "." and "..", in the order the kernel gives. */
-  public static List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException {
+  static List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException {
     Scratch scratch = SCRATCH.get();
     Memory buffer = scratch.dirents;
     List<DirEntry> entries = new ArrayList<>();
@@ -257,27 +253,10 @@ public final class NativeIo {
   }
 
   /**
-   * What {@code statx} says of an entry, not following a symlink.
-   *
-   * @param mtimeNanos the nanoseconds part of the modification time ({@code stx_mtime.tv_nsec})
-   */
-  public record FileStat(int mode, long nlink, long inode, long device, long mtimeSeconds, long ctimeSeconds,
-      int mtimeNanos) {
-    public int fileFormat() {
-      return mode & 0170000;
-    }
-
-    /** The modification time in nanoseconds since the epoch (as {@code find -newermt} compares it). */
-    public long modifiedNanos() {
-      return Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos);
-    }
-  }
-
-  /**
    * The status of {@code name} (with or without its NUL) under {@code dirfd}, without following
    * a symlink; an empty name means {@code dirfd} itself.
    */
-  public static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+  static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     Scratch scratch = SCRATCH.get();
     Memory buffer = scratch.stat;
     int flags = AT_SYMLINK_NOFOLLOW | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
@@ -297,7 +276,7 @@ public final class NativeIo {
   }
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */
-  public static long filesystemType(int fd, byte[] path) throws NativeIoException {
+  static long filesystemType(int fd, byte[] path) throws NativeIoException {
     Memory buffer = SCRATCH.get().stat;
     try {
       fstatfs(fd, buffer);
@@ -312,7 +291,7 @@ public final class NativeIo {
    * f_ffree} of statfs(2), as libselinux estimates a mass relabel's size; 0 when the filesystem
    * does not count inodes (f_files is 0 on some, btrfs included).
    */
-  public static long inodesInUse(byte[] path, byte[] shown) throws NativeIoException {
+  static long inodesInUse(byte[] path, byte[] shown) throws NativeIoException {
     Memory buffer = SCRATCH.get().stat;
     try {
       statfs(path, buffer);
@@ -326,7 +305,7 @@ public final class NativeIo {
   }
 
   /** Whether {@code fd} is a terminal (isatty(3)), to decide whether to draw a progress bar. */
-  public static boolean isTerminal(int fd) {
+  static boolean isTerminal(int fd) {
     return isatty(fd) == 1;
   }
 
@@ -334,12 +313,12 @@ public final class NativeIo {
    * The raw value of {@code security.selinux} on {@code name} (with or without its NUL; empty for
    * {@code dirfd} itself) under {@code dirfd}, not following a symlink; null when it has none.
    */
-  public static byte[] getLabel(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+  static byte[] getLabel(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     return getAttribute(dirfd, name, XATTR_NAME, SELINUX_XATTR, path);
   }
 
   /** Sets {@code security.selinux} on {@code name} under {@code dirfd} to {@code value}, not following a symlink. */
-  public static void setLabel(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
+  static void setLabel(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
     setAttribute(dirfd, name, XATTR_NAME, SELINUX_XATTR, value, path);
   }
 
@@ -347,12 +326,12 @@ public final class NativeIo {
    * The raw value of {@code security.sehash}, libselinux's directory digest, on {@code name}
    * under {@code dirfd}, as {@link #getLabel}; null when it has none.
    */
-  public static byte[] getDigest(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+  static byte[] getDigest(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     return getAttribute(dirfd, name, SEHASH_NAME, SEHASH_XATTR, path);
   }
 
   /** Sets {@code security.sehash} on {@code name} under {@code dirfd}, as {@link #setLabel}. */
-  public static void setDigest(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
+  static void setDigest(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
     setAttribute(dirfd, name, SEHASH_NAME, SEHASH_XATTR, value, path);
   }
 
@@ -427,7 +406,7 @@ public final class NativeIo {
    * opened and closed for the purpose: the systemd notification protocol. It never blocks: when
    * the receiver's queue is full it fails with EAGAIN.
    */
-  public static void sendDatagram(byte[] socketPath, byte[] message) throws NativeIoException {
+  static void sendDatagram(byte[] socketPath, byte[] message) throws NativeIoException {
     boolean isAbstract = socketPath.length > 0 && socketPath[0] == '@';
     if (socketPath.length == 0 || socketPath.length >= SOCKADDR_UN_SIZE - 2) {
       throw NativeIoException.of("sendto", socketPath, Errno.EINVAL);
@@ -458,12 +437,12 @@ public final class NativeIo {
   }
 
   /** {@code sync(2)}: every filesystem's dirty data to disk (before a reboot). */
-  public static void syncAll() {
+  static void syncAll() {
     sync();
   }
 
   /** Whether label calls use {@code getxattrat}/{@code setxattrat} (false after ENOSYS). */
-  public static boolean usesXattrAt() {
+  static boolean usesXattrAt() {
     return xattrAtAvailable;
   }
 
@@ -485,7 +464,7 @@ public final class NativeIo {
   }
 
   /** The empty name, meaning "the descriptor itself". */
-  public static byte[] self() {
+  static byte[] self() {
     return EMPTY.clone();
   }
 }

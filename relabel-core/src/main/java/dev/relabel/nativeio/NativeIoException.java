@@ -26,6 +26,16 @@ public class NativeIoException extends IOException {
     return errno;
   }
 
+  /** The C library's words for the errno, as {@code %m} prints them ("No such file or directory"). */
+  public String reason() {
+    return Errno.strerror(errno);
+  }
+
+  /** The errno's symbolic name and words, e.g. "EROFS (Read-only file system)". */
+  public String describe() {
+    return Errno.describe(errno);
+  }
+
   /** The call that failed ({@code openat}, {@code getxattrat}, ...). */
   public String operation() {
     return operation;
@@ -44,7 +54,8 @@ public class NativeIoException extends IOException {
   static NativeIoException of(String operation, byte[] path, int errno) {
     return switch (errno) {
       case Errno.ENOENT -> new NoSuchEntryException(operation, path, errno);
-      case Errno.EPERM, Errno.EACCES -> new PermissionDeniedException(operation, path, errno);
+      case Errno.EPERM -> new PermissionDeniedException(operation, path, errno);
+      case Errno.EACCES -> new AccessDeniedException(operation, path, errno);
       case Errno.EROFS -> new ReadOnlyFileSystemException(operation, path, errno);
       case Errno.ENOTSUP -> new NotSupportedException(operation, path, errno);
       case Errno.ELOOP, Errno.ENOTDIR -> new NotFollowedException(operation, path, errno);
@@ -62,11 +73,20 @@ public class NativeIoException extends IOException {
     }
   }
 
-  /** EPERM or EACCES. */
-  public static final class PermissionDeniedException extends NativeIoException {
+  /** EPERM, or EACCES (an {@link AccessDeniedException}). */
+  public static class PermissionDeniedException extends NativeIoException {
     private static final long serialVersionUID = 1L;
 
     PermissionDeniedException(String operation, byte[] path, int errno) {
+      super(operation, path, errno);
+    }
+  }
+
+  /** EACCES: search or read permission denied (setfiles lets an EACCES lstat pass, no other error). */
+  public static final class AccessDeniedException extends PermissionDeniedException {
+    private static final long serialVersionUID = 1L;
+
+    AccessDeniedException(String operation, byte[] path, int errno) {
       super(operation, path, errno);
     }
   }

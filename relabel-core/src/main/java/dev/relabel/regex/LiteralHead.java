@@ -24,23 +24,54 @@ public record LiteralHead(String literal, String tail) {
    */
   private static final int MAX_LENGTH_VALID_BY_CONSTRUCTION = 4096;
 
-  private static final String META = ".^$?*+|[({)}]";
+  /**
+   * The rules of a literal-head scan: which characters end the head, and which characters a
+   * backslash quotes. The two callers differ on purpose, and each answer is checked against the
+   * scan it replaced (LiteralHeadScanTest).
+   */
+  public enum Rules {
+    /**
+     * For deciding that a pattern is valid PCRE2 by construction, so conservative: every
+     * metacharacter, closing brackets included, ends the head, and a backslash quotes only what
+     * is not a letter or digit in Unicode's sense (PCRE2's own tables say ASCII).
+     */
+    PCRE(".^$?*+|[({)}]", false),
+    /**
+     * For the prefix every match starts with: libselinux's {@code spec_hasMetaChars} set (a
+     * closing bracket alone is a literal to PCRE2), and a backslash quotes anything but an ASCII
+     * letter or digit, as PCRE2 in non-UTF mode reads it.
+     */
+    LIBSELINUX(".^$?*+|[({", true);
+
+    private final String meta;
+    private final boolean asciiWordEscapes;
+
+    Rules(String meta, boolean asciiWordEscapes) {
+      this.meta = meta;
+      this.asciiWordEscapes = asciiWordEscapes;
+    }
+
+    private boolean escapeQuotes(char next) {
+      return asciiWordEscapes
+          ? !((next >= '0' && next <= '9') || (next >= 'a' && next <= 'z') || (next >= 'A' && next <= 'Z'))
+          : !Character.isLetterOrDigit(next);
+    }
+  }
 
   /**
-   * The head and tail of {@code pattern}; null when a quantifier follows the head (it would apply
-   * to the head's last character).
+   * The one scan of a pattern's literal head: appends the head, unescaped, to {@code literal},
+   * and returns where it stops (the pattern's length when it is all literal).
    */
-  public static LiteralHead of(String pattern) {
-    StringBuilder literal = new StringBuilder();
+  public static int scan(String pattern, Rules rules, StringBuilder literal) {
     int i = 0;
     int n = pattern.length();
     while (i < n) {
       char c = pattern.charAt(i);
-      if (META.indexOf(c) >= 0) {
+      if (rules.meta.indexOf(c) >= 0) {
         break;
       }
       if (c == '\\') {
-        if (i + 1 >= n || Character.isLetterOrDigit(pattern.charAt(i + 1))) {
+        if (i + 1 >= n || !rules.escapeQuotes(pattern.charAt(i + 1))) {
           break;
         }
         literal.append(pattern.charAt(i + 1));
@@ -50,7 +81,17 @@ public record LiteralHead(String literal, String tail) {
       literal.append(c);
       i++;
     }
-    if (i < n && "?*+{".indexOf(pattern.charAt(i)) >= 0) {
+    return i;
+  }
+
+  /**
+   * The head and tail of {@code pattern}; null when a quantifier follows the head (it would apply
+   * to the head's last character).
+   */
+  public static LiteralHead of(String pattern) {
+    StringBuilder literal = new StringBuilder();
+    int i = scan(pattern, Rules.PCRE, literal);
+    if (i < pattern.length() && "?*+{".indexOf(pattern.charAt(i)) >= 0) {
       return null;
     }
     return new LiteralHead(literal.toString(), pattern.substring(i));

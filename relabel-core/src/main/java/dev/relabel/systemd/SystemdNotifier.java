@@ -1,6 +1,6 @@
 package dev.relabel.systemd;
 
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Immutable apart from the failure count; thread-safe.
  */
 public final class SystemdNotifier {
+  private static final Kernel KERNEL = Kernel.linux();
+
   private final byte[] socket;
   private final AtomicLong failures = new AtomicLong();
 
@@ -65,7 +67,7 @@ public final class SystemdNotifier {
   public void send(String... assignments) {
     byte[] message = String.join("\n", assignments).getBytes(StandardCharsets.UTF_8);
     try {
-      NativeIo.sendDatagram(socket, message);
+      KERNEL.sendDatagram(socket, message);
     } catch (NativeIoException e) {
       failures.incrementAndGet();
     }

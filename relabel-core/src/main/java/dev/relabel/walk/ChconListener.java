@@ -1,5 +1,7 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelListener;
+import dev.relabel.report.RelabelReport;
 /**
  * Receives what a {@link ContextChanger} run does, from the worker threads, as it happens; must
  * be thread-safe. {@link RelabelListener#changed} reports each label written.

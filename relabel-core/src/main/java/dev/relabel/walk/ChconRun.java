@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
 import dev.relabel.context.ContextEdit;
 import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.NativeIoException;

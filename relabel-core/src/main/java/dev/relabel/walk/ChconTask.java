@@ -1,7 +1,7 @@
 package dev.relabel.walk;
 
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CountedCompleter;

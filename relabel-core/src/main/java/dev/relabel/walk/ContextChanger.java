@@ -1,8 +1,10 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
+import dev.relabel.report.RelabelReport;
 import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;

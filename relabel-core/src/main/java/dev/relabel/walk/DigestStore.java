@@ -1,6 +1,6 @@
 package dev.relabel.walk;
 
-import dev.relabel.nativeio.Errno;
+import dev.relabel.report.RelabelListener;
 import dev.relabel.nativeio.NativeIoException;
 import java.io.IOException;
 import java.util.List;
@@ -32,6 +32,6 @@ final class DigestStore {
   }
 
   private static String reason(IOException e) {
-    return e instanceof NativeIoException n ? Errno.describe(n.errno()) : String.valueOf(e.getMessage());
+    return e instanceof NativeIoException n ? n.describe() : String.valueOf(e.getMessage());
   }
 }

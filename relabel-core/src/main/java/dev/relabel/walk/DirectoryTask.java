@@ -1,9 +1,9 @@
 package dev.relabel.walk;
 
 import dev.relabel.match.DirectoryMatch;
-import dev.relabel.match.Latin1;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CountedCompleter;
@@ -114,7 +114,7 @@ final class DirectoryTask extends CountedCompleter<Void> {
           return;
         }
       }
-      String childName = Latin1.of(entry.name());
+      String childName = PathBytes.latin1(entry.name());
       try {
         walk.label(directory, entry.name(), childPath, type, status, match.lookup(childName, type));
       } catch (IOException e) {

@@ -1,6 +1,6 @@
 package dev.relabel.walk;
 
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.util.List;
 

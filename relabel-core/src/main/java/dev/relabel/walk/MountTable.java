@@ -1,6 +1,6 @@
 package dev.relabel.walk;
 
-import dev.relabel.match.Latin1;
+import dev.relabel.policy.PathBytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,7 +41,7 @@ final class MountTable {
       }
       String options = fields[5] + "," + fields[separator + 3];
       if (!List.of(options.split(",")).contains("seclabel")) {
-        points.add(Latin1.of(unescape(fields[4]).getBytes(StandardCharsets.ISO_8859_1)));
+        points.add(PathBytes.latin1(unescape(fields[4]).getBytes(StandardCharsets.ISO_8859_1)));
       }
     }
     return points;

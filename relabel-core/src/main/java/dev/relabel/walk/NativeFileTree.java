@@ -1,8 +1,10 @@
 package dev.relabel.walk;
 
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.DirEntry;
+import dev.relabel.nativeio.FileStat;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,12 +13,14 @@ import java.util.List;
  * The real tree: every directory is a descriptor opened with {@code O_NOFOLLOW|O_DIRECTORY}
  * relative to its parent's, and every entry is reached through its directory's descriptor, so a
  * path component swapped for a symlink mid-walk is never followed. Entry names go to
- * {@link NativeIo} as getdents gave them: it adds the NUL, so no entry needs a terminated copy.
+ * {@link Kernel} as getdents gave them: it adds the NUL, so no entry needs a terminated copy.
  */
 public final class NativeFileTree implements FileTree {
+  private static final Kernel KERNEL = Kernel.linux();
+
   @Override
   public Directory open(byte[] path) throws NativeIoException {
-    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, NativeIo.nul(path), path);
+    int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, Kernel.nul(path), path);
     return new NativeDirectory(fd);
   }
 
@@ -30,9 +34,9 @@ public final class NativeFileTree implements FileTree {
 
     @Override
     public List<Entry> entries() throws NativeIoException {
-      List<NativeIo.DirEntry> raw = NativeIo.readDirectory(fd, new byte[0]);
+      List<DirEntry> raw = KERNEL.readDirectory(fd, new byte[0]);
       List<Entry> entries = new ArrayList<>(raw.size());
-      for (NativeIo.DirEntry entry : raw) {
+      for (DirEntry entry : raw) {
         entries.add(new Entry(entry.name(), typeOf(entry.type())));
       }
       return entries;
@@ -40,18 +44,18 @@ public final class NativeFileTree implements FileTree {
 
     @Override
     public Directory openChild(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      return new NativeDirectory(NativeIo.openDirectory(fd, name, pathForErrors));
+      return new NativeDirectory(KERNEL.openDirectory(fd, name, pathForErrors));
     }
 
     @Override
     public Status status(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      NativeIo.FileStat stat = NativeIo.stat(fd, name, pathForErrors);
+      FileStat stat = KERNEL.stat(fd, name, pathForErrors);
       return new Status(FileType.fromMode(stat.mode()), stat.nlink(), stat.inode(), stat.device(), stat.modifiedNanos());
     }
 
     @Override
     public byte[] label(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      byte[] value = NativeIo.getLabel(fd, name, pathForErrors);
+      byte[] value = KERNEL.getLabel(fd, name, pathForErrors);
       if (value == null) {
         return null;
       }
@@ -66,48 +70,48 @@ public final class NativeFileTree implements FileTree {
 
     @Override
     public byte[] storedLabel(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      return NativeIo.getLabel(fd, name, pathForErrors);
+      return KERNEL.getLabel(fd, name, pathForErrors);
     }
 
     @Override
     public void setLabel(byte[] name, byte[] label, byte[] pathForErrors) throws NativeIoException {
       // Written as libselinux writes it: the context and its terminating NUL.
-      NativeIo.setLabel(fd, name, NativeIo.nul(label), pathForErrors);
+      KERNEL.setLabel(fd, name, Kernel.nul(label), pathForErrors);
     }
 
     @Override
     public byte[] digest(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      return NativeIo.getDigest(fd, name, pathForErrors);
+      return KERNEL.getDigest(fd, name, pathForErrors);
     }
 
     @Override
     public void setDigest(byte[] name, byte[] digest, byte[] pathForErrors) throws NativeIoException {
-      NativeIo.setDigest(fd, name, digest, pathForErrors);
+      KERNEL.setDigest(fd, name, digest, pathForErrors);
     }
 
     @Override
     public long filesystemType(byte[] pathForErrors) throws NativeIoException {
-      return NativeIo.filesystemType(fd, pathForErrors);
+      return KERNEL.filesystemType(fd, pathForErrors);
     }
 
     @Override
     public void close() {
       if (!closed) {
         closed = true;
-        NativeIo.closeQuietly(fd);
+        KERNEL.close(fd);
       }
     }
   }
 
   private static FileType typeOf(int dType) {
     return switch (dType) {
-      case NativeIo.DT_REG -> FileType.REGULAR_FILE;
-      case NativeIo.DT_DIR -> FileType.DIRECTORY;
-      case NativeIo.DT_LNK -> FileType.SYMLINK;
-      case NativeIo.DT_CHR -> FileType.CHAR_DEVICE;
-      case NativeIo.DT_BLK -> FileType.BLOCK_DEVICE;
-      case NativeIo.DT_SOCK -> FileType.SOCKET;
-      case NativeIo.DT_FIFO -> FileType.FIFO;
+      case Kernel.DT_REG -> FileType.REGULAR_FILE;
+      case Kernel.DT_DIR -> FileType.DIRECTORY;
+      case Kernel.DT_LNK -> FileType.SYMLINK;
+      case Kernel.DT_CHR -> FileType.CHAR_DEVICE;
+      case Kernel.DT_BLK -> FileType.BLOCK_DEVICE;
+      case Kernel.DT_SOCK -> FileType.SOCKET;
+      case Kernel.DT_FIFO -> FileType.FIFO;
       default -> FileType.ANY;
     };
   }

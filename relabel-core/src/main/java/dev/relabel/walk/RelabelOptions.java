@@ -6,7 +6,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * How a relabel runs; immutable. Defaults are setfiles' defaults.
+ * How a relabel runs; immutable. Defaults are setfiles' defaults. Built as jimfs builds its
+ * {@code Configuration}: {@code RelabelOptions.builder().threads(0).force(true).build()}, or
+ * {@code options.toBuilder()...build()} to change some of a given set; each {@code withX} is
+ * {@code toBuilder().x(...).build()}.
  *
  * @param threads worker threads ({@code -T}); 0 means one per available core
  * @param force set the whole context, not only the type, and ignore customizable types ({@code -F})
@@ -58,9 +61,19 @@ public record RelabelOptions(
 
   /** setfiles' defaults: one thread, type-only changes, recursive, hard links checked. */
   public static RelabelOptions defaults() {
-    return new RelabelOptions(1, false, false, false, Optional.empty(), List.of(), false,
-        false, true, true, false, true, false, false, DirectoryDigests.OFF,
-        Optional.empty());
+    return DEFAULTS;
+  }
+
+  private static final RelabelOptions DEFAULTS = builder().build();
+
+  /** A builder holding setfiles' defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these options. */
+  public Builder toBuilder() {
+    return new Builder(this);
   }
 
   /** The number of workers this asks for. */
@@ -69,99 +82,195 @@ public record RelabelOptions(
   }
 
   public RelabelOptions withThreads(int n) {
-    return new RelabelOptions(n, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().threads(n).build();
   }
 
   public RelabelOptions withForce(boolean on) {
-    return new RelabelOptions(threads, on, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().force(on).build();
   }
 
   public RelabelOptions withUserRoleType(boolean on) {
-    return new RelabelOptions(threads, force, on, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().userRoleType(on).build();
   }
 
   public RelabelOptions withDryRun(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, on, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().dryRun(on).build();
   }
 
   public RelabelOptions withAlternateRoot(Path root) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, Optional.of(root), excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().alternateRoot(root).build();
   }
 
   public RelabelOptions withExcludes(List<Path> paths) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, paths, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().excludes(paths).build();
   }
 
   public RelabelOptions withOneFilesystem(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, on,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().oneFilesystem(on).build();
   }
 
   public RelabelOptions withIgnoreMissing(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        on, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().ignoreMissing(on).build();
   }
 
   public RelabelOptions withCheckSeclabel(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, on, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().checkSeclabel(on).build();
   }
 
   public RelabelOptions withHardLinkCheck(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, on, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().hardLinkCheck(on).build();
   }
 
   public RelabelOptions withSkipMultiLinked(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, on, recurse, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().skipMultiLinked(on).build();
   }
 
   public RelabelOptions withRecurse(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, on, reportUnusedSpecs, logMatches, digests,
-        changedAfter);
+    return toBuilder().recurse(on).build();
   }
 
   public RelabelOptions withReportUnusedSpecs(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, on, logMatches, digests,
-        changedAfter);
+    return toBuilder().reportUnusedSpecs(on).build();
   }
 
   public RelabelOptions withLogMatches(boolean on) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, on, digests,
-        changedAfter);
+    return toBuilder().logMatches(on).build();
   }
 
   public RelabelOptions withDigests(DirectoryDigests mode) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, mode,
-        changedAfter);
+    return toBuilder().digests(mode).build();
   }
 
-  /** Only entries modified after {@code instant} ({@code fixfiles -B}/{@code -N}); null for every entry. */
   public RelabelOptions withChangedAfter(Instant instant) {
-    return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
-        ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
-        Optional.ofNullable(instant));
+    return toBuilder().changedAfter(instant).build();
+  }
+
+  /** Options under construction; {@link #build} checks them. */
+  public static final class Builder {
+    private int threads = 1;
+    private boolean force = false;
+    private boolean userRoleType = false;
+    private boolean dryRun = false;
+    private Optional<Path> alternateRoot = Optional.empty();
+    private List<Path> excludes = List.of();
+    private boolean oneFilesystem = false;
+    private boolean ignoreMissing = false;
+    private boolean checkSeclabel = true;
+    private boolean hardLinkCheck = true;
+    private boolean skipMultiLinked = false;
+    private boolean recurse = true;
+    private boolean reportUnusedSpecs = false;
+    private boolean logMatches = false;
+    private DirectoryDigests digests = DirectoryDigests.OFF;
+    private Optional<Instant> changedAfter = Optional.empty();
+
+    private Builder() {}
+
+    private Builder(RelabelOptions options) {
+      threads = options.threads;
+      force = options.force;
+      userRoleType = options.userRoleType;
+      dryRun = options.dryRun;
+      alternateRoot = options.alternateRoot;
+      excludes = options.excludes;
+      oneFilesystem = options.oneFilesystem;
+      ignoreMissing = options.ignoreMissing;
+      checkSeclabel = options.checkSeclabel;
+      hardLinkCheck = options.hardLinkCheck;
+      skipMultiLinked = options.skipMultiLinked;
+      recurse = options.recurse;
+      reportUnusedSpecs = options.reportUnusedSpecs;
+      logMatches = options.logMatches;
+      digests = options.digests;
+      changedAfter = options.changedAfter;
+    }
+
+    public Builder threads(int n) {
+      this.threads = n;
+      return this;
+    }
+
+    public Builder force(boolean on) {
+      this.force = on;
+      return this;
+    }
+
+    public Builder userRoleType(boolean on) {
+      this.userRoleType = on;
+      return this;
+    }
+
+    public Builder dryRun(boolean on) {
+      this.dryRun = on;
+      return this;
+    }
+
+    /** Match paths as if {@code root} were "/" ({@code -r}). */
+    public Builder alternateRoot(Path root) {
+      this.alternateRoot = Optional.of(root);
+      return this;
+    }
+
+    public Builder excludes(List<Path> paths) {
+      this.excludes = List.copyOf(paths);
+      return this;
+    }
+
+    public Builder oneFilesystem(boolean on) {
+      this.oneFilesystem = on;
+      return this;
+    }
+
+    public Builder ignoreMissing(boolean on) {
+      this.ignoreMissing = on;
+      return this;
+    }
+
+    public Builder checkSeclabel(boolean on) {
+      this.checkSeclabel = on;
+      return this;
+    }
+
+    public Builder hardLinkCheck(boolean on) {
+      this.hardLinkCheck = on;
+      return this;
+    }
+
+    public Builder skipMultiLinked(boolean on) {
+      this.skipMultiLinked = on;
+      return this;
+    }
+
+    public Builder recurse(boolean on) {
+      this.recurse = on;
+      return this;
+    }
+
+    public Builder reportUnusedSpecs(boolean on) {
+      this.reportUnusedSpecs = on;
+      return this;
+    }
+
+    public Builder logMatches(boolean on) {
+      this.logMatches = on;
+      return this;
+    }
+
+    public Builder digests(DirectoryDigests mode) {
+      this.digests = mode;
+      return this;
+    }
+
+    /** Only entries modified after {@code instant}; null for all. */
+    public Builder changedAfter(Instant instant) {
+      this.changedAfter = Optional.ofNullable(instant);
+      return this;
+    }
+
+    public RelabelOptions build() {
+      return new RelabelOptions(threads, force, userRoleType, dryRun, alternateRoot, excludes, oneFilesystem,
+          ignoreMissing, checkSeclabel, hardLinkCheck, skipMultiLinked, recurse, reportUnusedSpecs, logMatches, digests,
+          changedAfter);
+    }
   }
 }

@@ -1,5 +1,8 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
+import dev.relabel.report.RelabelReport;
+import dev.relabel.report.RelabelListener;
 import dev.relabel.context.CustomizableTypes;
 import dev.relabel.context.LabelRules;
 import dev.relabel.match.LabelMatcher;
@@ -32,7 +35,7 @@ public final class Relabeler implements AutoCloseable {
   private final FileTree tree;
   private final RelabelListener listener;
   /** What no run labels or enters (see {@link Walk#excludes}). */
-  private final Set<String> excludes;
+  private final Exclusions excludes;
   /**
    * The workers, shared by every run: a caller that labels many roots one run each (setfiles with
    * a long {@code -f} list) pays for starting threads once. Threads start on first use.

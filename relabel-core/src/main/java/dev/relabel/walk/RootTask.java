@@ -2,7 +2,7 @@ package dev.relabel.walk;
 
 import dev.relabel.match.DirectoryMatch;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.CountedCompleter;

@@ -1,13 +1,15 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
+import dev.relabel.report.RelabelListener;
 import dev.relabel.context.LabelRules;
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.match.Latin1;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.match.PolicyDiff;
 import dev.relabel.nativeio.NativeIoException;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Spec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -51,7 +53,7 @@ final class Walk {
   final RelabelOptions options;
   final FileTree tree;
   final RelabelListener listener;
-  private final Set<String> excludes;
+  private final Exclusions excludes;
   /** The alternate root's path as a one-char-per-byte string, without a trailing '/'; null when none. */
   private final String alternateRoot;
   private final Queue<Counters> allCounters = new ConcurrentLinkedQueue<>();
@@ -74,7 +76,7 @@ final class Walk {
    *     #excludes(RelabelOptions)}, read once for all the runs of a relabeler
    */
   Walk(LabelMatcher matcher, PolicyDiff diff, LabelRules rules, RelabelOptions options, FileTree tree,
-      RelabelListener listener, Set<String> excludes) {
+      RelabelListener listener, Exclusions excludes) {
     this.matcher = matcher;
     this.diff = diff;
     this.rules = rules;
@@ -83,7 +85,7 @@ final class Walk {
     this.listener = listener;
     this.excludes = excludes;
     this.alternateRoot = options.alternateRoot()
-        .map(root -> Latin1.of(PathBytes.absolute(root)))
+        .map(root -> PathBytes.latin1(PathBytes.absolute(root)))
         .map(root -> root.equals("/") ? "" : root)
         .orElse(null);
     this.onlyChanged = options.changedAfter().isPresent();
@@ -97,15 +99,15 @@ final class Walk {
    * without {@code seclabel}. libselinux reads the mount table once per process; a relabeler reads
    * it once for all its runs (setfiles {@code -f} is one run per path).
    */
-  static Set<String> excludes(RelabelOptions options) {
+  static Exclusions excludes(RelabelOptions options) {
     Set<String> excluded = new HashSet<>();
     for (Path path : options.excludes()) {
-      excluded.add(Latin1.of(PathBytes.absolute(path)));
+      excluded.add(PathBytes.latin1(PathBytes.absolute(path)));
     }
     if (options.checkSeclabel()) {
       excluded.addAll(MountTable.mountsWithoutSeclabel());
     }
-    return Set.copyOf(excluded);
+    return Exclusions.ofLatin1(excluded);
   }
 
   private Counters newCounters() {
@@ -219,7 +221,7 @@ final class Walk {
    * ancestors by {@link #isExcludedRoot}. As in libselinux, only directories are checked.
    */
   boolean isExcluded(byte[] path) {
-    return !excludes.isEmpty() && excludes.contains(Latin1.of(path));
+    return excludes.containsDirectory(path);
   }
 
   /**
@@ -227,27 +229,16 @@ final class Walk {
    * is an excluded path or lies beneath one.
    */
   boolean isExcludedRoot(byte[] path) {
-    if (excludes.isEmpty()) {
-      return false;
-    }
-    String text = Latin1.of(path);
-    if (excludes.contains(text)) {
-      return true;
-    }
-    for (int i = text.length() - 1; i > 0; i--) {
-      if (text.charAt(i) == '/' && excludes.contains(text.substring(0, i))) {
-        return true;
-      }
-    }
-    return false;
+    return excludes.coversRoot(path);
   }
+
 
   /**
    * The key a path is matched as: itself, or with {@code -r} the part below the alternate root
    * ("/" for the root itself); null when the path lies outside the alternate root.
    */
   String key(byte[] path) {
-    String text = Latin1.of(path);
+    String text = PathBytes.latin1(path);
     if (alternateRoot == null) {
       return text;
     }
@@ -397,7 +388,7 @@ final class Walk {
 
   void fail(byte[] path, IOException e) {
     int errno = e instanceof NativeIoException n ? n.errno() : 0;
-    String message = e instanceof NativeIoException n ? n.operation() + ": " + dev.relabel.nativeio.Errno.describe(errno)
+    String message = e instanceof NativeIoException n ? n.operation() + ": " + n.describe()
         : String.valueOf(e.getMessage());
     fail(path, errno, message);
   }

@@ -1,5 +1,6 @@
 package dev.relabel.match;
 
+import dev.relabel.policy.PathBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -11,10 +12,10 @@ import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.fixtures.oracle.Pcre2;
 import dev.relabel.regex.PcrePattern;
 import dev.relabel.regex.PcreSyntaxException;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.Origin;
-import dev.relabel.spec.PolicyLoader;
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Origin;
+import dev.relabel.policy.PolicyLoader;
+import dev.relabel.policy.Spec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +66,7 @@ class DigestDifferentialTest {
     for (PathCorpus.Entry entry : PathCorpus.walk(
         List.of(Path.of("/etc"), Path.of("/usr"), Path.of("/var"), Path.of("/dev"), Path.of("/run"), Path.of("/opt"),
             Path.of("/root"), Path.of("/home"), Path.of("/srv"), Path.of("/boot")), 4_000)) {
-      String path = Latin1.of(entry.path());
+      String path = PathBytes.latin1(entry.path());
       keys.add(path);
       // Every prefix, at each character: keys that end inside a spec's literal head.
       for (int end = 1; end < path.length(); end++) {
@@ -88,7 +89,7 @@ class DigestDifferentialTest {
     int digests = 0;
     try (LibSelinux reference = LibSelinux.open(Oracles.DEBIAN_FILE_CONTEXTS)) {
       for (String key : keys) {
-        byte[] bytes = Latin1.bytes(key);
+        byte[] bytes = PathBytes.fromLatin1(key);
         Optional<byte[]> expected = reference.partialMatchDigest(bytes);
         Optional<byte[]> ours = matcher.partialMatchDigest(bytes);
         digests += expected.isPresent() ? 1 : 0;
@@ -155,8 +156,8 @@ class DigestDifferentialTest {
           byte[] subject = absolutePath(random);
           boolean expected = Pcre2.matchesOrPartially(handle, subject);
           compared++;
-          if (expected != spec.matchesOrPartially(Latin1.of(subject))
-              || expected != spec.matchesOrPartiallyByExpression(Latin1.of(subject))) {
+          if (expected != spec.matchesOrPartially(PathBytes.latin1(subject))
+              || expected != spec.matchesOrPartiallyByExpression(PathBytes.latin1(subject))) {
             problems.add(regex + " on " + Fixtures.escape(subject) + ": PCRE2 " + expected);
             break;
           }

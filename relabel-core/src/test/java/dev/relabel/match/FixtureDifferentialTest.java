@@ -1,5 +1,6 @@
 package dev.relabel.match;
 
+import dev.relabel.policy.PathBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -8,11 +9,11 @@ import dev.relabel.fixtures.AdversarialPaths;
 import dev.relabel.fixtures.Fixtures;
 import dev.relabel.fixtures.oracle.LibSelinux;
 import dev.relabel.fixtures.oracle.Oracles;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.PathAlias;
-import dev.relabel.spec.Policy;
-import dev.relabel.spec.PolicyLoader;
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.PathAlias;
+import dev.relabel.policy.Policy;
+import dev.relabel.policy.PolicyLoader;
+import dev.relabel.policy.Spec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ class FixtureDifferentialTest {
       try {
         Path fileContexts = Fixtures.extract(name, dir);
         // The expected rows' paths are prefixes too: generated paths then vary them.
-        List<String> rows = Fixtures.expectations(name).stream().map(row -> Latin1.of(row.path())).toList();
+        List<String> rows = Fixtures.expectations(name).stream().map(row -> PathBytes.latin1(row.path())).toList();
         compareAdversarial(fileContexts, name.hashCode(), PATHS_PER_FIXTURE, rows);
       } finally {
         deleteTree(dir);
@@ -187,7 +188,7 @@ class FixtureDifferentialTest {
    * empty components; empty for any other path (relative, "/", doubled or trailing slashes).
    */
   static Optional<Label> walk(LabelMatcher matcher, byte[] path, FileType type, Map<String, DirectoryMatch> cache) {
-    String text = Latin1.of(path);
+    String text = PathBytes.latin1(path);
     if (text.length() < 2 || text.charAt(0) != '/') {
       return Optional.empty();
     }
@@ -203,18 +204,18 @@ class FixtureDifferentialTest {
       at.append('/').append(components[i]);
       DirectoryMatch parent = directory;
       String name = components[i];
-      directory = cache == null ? parent.enter(Latin1.bytes(name))
+      directory = cache == null ? parent.enter(PathBytes.fromLatin1(name))
           : cache.computeIfAbsent(at.toString(), k -> parent.enter(name));
     }
-    return Optional.of(directory.lookup(Latin1.bytes(components[components.length - 1]), type));
+    return Optional.of(directory.lookup(PathBytes.fromLatin1(components[components.length - 1]), type));
   }
 
   /** The label found through {@code matcher.directory(parent).lookup(name)}. */
   private static Label viaParent(LabelMatcher matcher, byte[] path, FileType type) {
-    String text = Latin1.of(path);
+    String text = PathBytes.latin1(path);
     int slash = text.lastIndexOf('/');
     String parent = slash == 0 ? "/" : text.substring(0, slash);
-    return matcher.directory(Latin1.bytes(parent)).lookup(Latin1.bytes(text.substring(slash + 1)), type);
+    return matcher.directory(PathBytes.fromLatin1(parent)).lookup(PathBytes.fromLatin1(text.substring(slash + 1)), type);
   }
 
   /** Literal prefixes of the specs (cut at their last '/') and the aliases' ends. */

@@ -1,13 +1,14 @@
 package dev.relabel.match;
 
+import dev.relabel.policy.PathBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.relabel.fixtures.PathCorpus;
 import dev.relabel.fixtures.oracle.Oracles;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.PolicyLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ class MatcherConsistencyTest {
     keys = new ArrayList<>();
     types = new ArrayList<>();
     for (PathCorpus.Entry entry : PathCorpus.walk(List.of(Path.of("/usr"), Path.of("/etc")), 400_000)) {
-      keys.add(Latin1.of(entry.path()));
+      keys.add(PathBytes.latin1(entry.path()));
       types.add(FileType.fromMode(entry.modeBits()));
     }
     assertTrue(keys.size() > 10_000, "corpus too small: " + keys.size());

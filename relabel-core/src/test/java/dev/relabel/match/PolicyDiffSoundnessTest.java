@@ -1,11 +1,12 @@
 package dev.relabel.match;
 
+import dev.relabel.policy.PathBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.Fixtures;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.PolicyLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ class PolicyDiffSoundnessTest {
       LabelMatcher current = load("p" + p + "b", changed, aliases);
       PolicyDiff diff = PolicyDiff.between(previous, current);
       for (int d = 0; d < 40; d++) {
-        String directory = Latin1.of(RandomPolicyDifferentialTest.path(random));
+        String directory = PathBytes.latin1(RandomPolicyDifferentialTest.path(random));
         if (!directory.startsWith("/")) {
           continue;
         }
@@ -59,11 +60,11 @@ class PolicyDiffSoundnessTest {
         pruned++;
         for (int e = 0; e < 30; e++) {
           String beneath = (directory.equals("/") ? "" : directory) + "/"
-              + Latin1.of(RandomPolicyDifferentialTest.path(random)).replaceFirst("^/+", "");
+              + PathBytes.latin1(RandomPolicyDifferentialTest.path(random)).replaceFirst("^/+", "");
           FileType type = TYPES[random.nextInt(TYPES.length)];
           if (!previous.lookup(beneath, type).sameOutcome(current.lookup(beneath, type))) {
-            problems.add("seed " + (9000L + p) + ": " + Fixtures.escape(Latin1.bytes(directory))
-                + " called unaffected, but " + Fixtures.escape(Latin1.bytes(beneath)) + " (" + type + "): "
+            problems.add("seed " + (9000L + p) + ": " + Fixtures.escape(PathBytes.fromLatin1(directory))
+                + " called unaffected, but " + Fixtures.escape(PathBytes.fromLatin1(beneath)) + " (" + type + "): "
                 + previous.lookup(beneath, type) + " before, " + current.lookup(beneath, type) + " after\n"
                 + String.join("\n", lines) + "\n--- changed\n" + String.join("\n", changed));
             break;

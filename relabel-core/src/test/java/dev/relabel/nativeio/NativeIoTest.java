@@ -30,7 +30,7 @@ class NativeIoTest {
     Files.createSymbolicLink(dir.resolve("link"), Path.of("/etc/passwd"));
     int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), dir.toString().getBytes(US_ASCII));
     try {
-      List<NativeIo.DirEntry> entries = NativeIo.readDirectory(fd, new byte[0]);
+      List<DirEntry> entries = NativeIo.readDirectory(fd, new byte[0]);
       Set<String> seen = entries.stream().map(e -> new String(e.name(), US_ASCII) + ":" + e.type()).collect(Collectors.toSet());
       assertEquals(Set.of("sub:" + NativeIo.DT_DIR, "file:" + NativeIo.DT_REG, "link:" + NativeIo.DT_LNK), seen);
     } finally {
@@ -79,7 +79,7 @@ class NativeIoTest {
     Files.createSymbolicLink(dir.resolve("link"), dir.resolve("file"));
     int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
     try {
-      NativeIo.FileStat file = NativeIo.stat(fd, c("file"), new byte[0]);
+      FileStat file = NativeIo.stat(fd, c("file"), new byte[0]);
       assertEquals(0100000, file.fileFormat());
       assertEquals(2, file.nlink());
       assertEquals(0120000, NativeIo.stat(fd, c("link"), new byte[0]).fileFormat());

@@ -1,13 +1,27 @@
 package dev.relabel.nativeio;
 
+import java.lang.reflect.Field;
+
 /**
  * For test trees that stand in for the native one: the exception the native layer would throw for
- * an errno (a typed subclass where one exists), so the walker reacts to them as it does on disk.
+ * an errno (a typed subclass where one exists), so the walker reacts to them as it does on disk;
+ * and the switch between the xattr calls and their fallback, which only tests turn.
  */
 public final class TestErrno {
   private TestErrno() {}
 
   public static NativeIoException exception(String operation, byte[] path, int errno) {
     return NativeIoException.of(operation, path, errno);
+  }
+
+  /** Forces the {@code *at} xattr calls on or off (off: the fallback a kernel before 6.13 gets). */
+  public static void useXattrAt(boolean on) {
+    try {
+      Field field = NativeIo.class.getDeclaredField("xattrAtAvailable");
+      field.setAccessible(true);
+      field.setBoolean(null, on);
+    } catch (ReflectiveOperationException e) {
+      throw new AssertionError("cannot switch the xattr calls", e);
+    }
   }
 }

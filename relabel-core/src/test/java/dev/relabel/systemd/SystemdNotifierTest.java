@@ -1,12 +1,13 @@
 package dev.relabel.systemd;
 
+import dev.relabel.report.FilesystemProgress;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.NotifySocket;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.PolicyLoader;
-import dev.relabel.walk.RelabelListener;
+import dev.relabel.policy.PolicyLoader;
+import dev.relabel.report.RelabelListener;
 import dev.relabel.walk.RelabelOptions;
 import dev.relabel.walk.Relabeler;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,12 +1,13 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.PolicyLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

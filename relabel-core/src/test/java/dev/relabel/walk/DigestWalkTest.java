@@ -1,5 +1,8 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
+import dev.relabel.report.RelabelReport;
+import dev.relabel.report.RelabelListener;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * skipped, and when nothing may be stored. Needs root for {@code security.*} attributes.
  */
 class DigestWalkTest {
+  private static final Kernel KERNEL = Kernel.linux();
+
   private static final String WRONG = "system_u:object_r:tmp_t:s0";
 
   @TempDir Path dir;
@@ -57,7 +62,7 @@ class DigestWalkTest {
 
   private static byte[] digestOf(Path p) throws NativeIoException {
     byte[] path = PathBytes.of(p);
-    return NativeIo.getDigest(NativeIo.AT_FDCWD, NativeIo.nul(path), path);
+    return KERNEL.getDigest(Kernel.AT_FDCWD, Kernel.nul(path), path);
   }
 
   private String key(Path directory) {
@@ -164,8 +169,8 @@ class DigestWalkTest {
     Path volatileTree = Files.createTempDirectory(shm, "relabel-digest");
     try {
       Files.createDirectories(volatileTree.resolve("etc"));
-      assertEquals(0x01021994L, NativeIo.filesystemType(NativeIo.openDirectory(NativeIo.AT_FDCWD,
-          NativeIo.nul(PathBytes.of(volatileTree)), PathBytes.of(volatileTree)), PathBytes.of(volatileTree)),
+      assertEquals(0x01021994L, KERNEL.filesystemType(KERNEL.openDirectory(Kernel.AT_FDCWD,
+          Kernel.nul(PathBytes.of(volatileTree)), PathBytes.of(volatileTree)), PathBytes.of(volatileTree)),
           "/dev/shm must be tmpfs here");
       RelabelOptions options = RelabelOptions.defaults().withAlternateRoot(volatileTree)
           .withDigests(DirectoryDigests.SKIP_UNCHANGED);

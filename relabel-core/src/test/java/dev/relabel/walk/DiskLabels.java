@@ -1,6 +1,7 @@
 package dev.relabel.walk;
 
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.policy.PathBytes;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,23 +12,25 @@ import java.util.concurrent.TimeUnit;
 
 /** Reads and sets {@code security.selinux} on real files for tests, never following a symlink. */
 final class DiskLabels {
+  private static final Kernel KERNEL = Kernel.linux();
+
   private DiskLabels() {}
 
   /** The label of {@code p} without its NUL; null when it has none. */
   static String get(Path p) throws NativeIoException {
     byte[] path = PathBytes.of(p.toAbsolutePath());
-    return text(NativeIo.getLabel(NativeIo.AT_FDCWD, NativeIo.nul(path), path));
+    return text(KERNEL.getLabel(Kernel.AT_FDCWD, Kernel.nul(path), path));
   }
 
   /** The label of {@code name} (raw bytes) in the open directory {@code dirfd}. */
   static String get(int dirfd, byte[] name) throws NativeIoException {
-    return text(NativeIo.getLabel(dirfd, NativeIo.nul(name), name));
+    return text(KERNEL.getLabel(dirfd, Kernel.nul(name), name));
   }
 
   /** Sets the label of {@code p}, with a trailing NUL as libselinux writes it. */
   static void set(Path p, String label) throws NativeIoException {
     byte[] path = PathBytes.of(p.toAbsolutePath());
-    NativeIo.setLabel(NativeIo.AT_FDCWD, NativeIo.nul(path), NativeIo.nul(label.getBytes(StandardCharsets.ISO_8859_1)),
+    KERNEL.setLabel(Kernel.AT_FDCWD, Kernel.nul(path), Kernel.nul(label.getBytes(StandardCharsets.ISO_8859_1)),
         path);
   }
 

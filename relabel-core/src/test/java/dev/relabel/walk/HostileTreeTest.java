@@ -1,13 +1,14 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.PolicyLoader;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;

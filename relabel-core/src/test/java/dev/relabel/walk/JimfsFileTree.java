@@ -2,10 +2,10 @@ package dev.relabel.walk;
 
 import com.google.common.jimfs.Configuration;
 import com.google.common.jimfs.Jimfs;
-import dev.relabel.match.Latin1;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.TestErrno;
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.DirectoryStream;
@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A {@link FileTree} over an in-memory jimfs filesystem, for tests of the walker's own logic.
  * Labels live in the user attribute {@code user:security.selinux}, directory digests in
  * {@code user:security.sehash}; labels are written with a trailing NUL, as
- * libselinux writes them; names are bytes held one char per byte (see {@link Latin1}). Like the
+ * libselinux writes them; names are bytes held one char per byte (see {@link PathBytes}). Like the
  * native tree it never follows a symlink for the entry it is asked about, refuses to open a
  * symlink or non-directory as a directory, and reports failures as the native layer's exception
  * types with their errno. It counts its open directories, so tests can see that every one closes.
@@ -73,7 +73,7 @@ final class JimfsFileTree implements FileTree {
 
   @Override
   public Directory open(byte[] path) throws IOException {
-    Path p = fs.getPath(Latin1.of(path));
+    Path p = fs.getPath(PathBytes.latin1(path));
     // As open(2) with O_NOFOLLOW: the parents are resolved, the last component is not followed.
     Path parent = p.getParent();
     Path resolved;
@@ -131,7 +131,7 @@ final class JimfsFileTree implements FileTree {
 
     private Path entry(byte[] name) {
       checkOpen();
-      return name.length == 0 ? dir : dir.resolve(Latin1.of(name));
+      return name.length == 0 ? dir : dir.resolve(PathBytes.latin1(name));
     }
 
     private void checkOpen() {
@@ -146,14 +146,14 @@ final class JimfsFileTree implements FileTree {
       List<Entry> entries = new ArrayList<>();
       try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
         for (Path child : stream) {
-          byte[] name = Latin1.bytes(child.getFileName().toString());
+          byte[] name = PathBytes.fromLatin1(child.getFileName().toString());
           FileType type = reportTypes
               ? typeOf(Files.readAttributes(child, BasicFileAttributes.class, NOFOLLOW))
               : FileType.ANY;
           entries.add(new Entry(name, type));
         }
       } catch (NoSuchFileException e) {
-        throw TestErrno.exception("getdents64", Latin1.bytes(dir.toString()), Errno.ENOENT);
+        throw TestErrno.exception("getdents64", PathBytes.fromLatin1(dir.toString()), Errno.ENOENT);
       }
       return entries;
     }
@@ -233,7 +233,7 @@ final class JimfsFileTree implements FileTree {
     }
     ByteBuffer buffer = ByteBuffer.allocate(view.size(ATTRIBUTE));
     view.read(ATTRIBUTE, buffer);
-    String value = Latin1.of(buffer.array());
+    String value = PathBytes.latin1(buffer.array());
     int nul = value.indexOf('\0');
     return nul < 0 ? value : value.substring(0, nul);
   }
@@ -241,6 +241,6 @@ final class JimfsFileTree implements FileTree {
   /** Sets the label of {@code p} (not following it), with a trailing NUL. */
   static void setLabelOf(Path p, String label) throws IOException {
     UserDefinedFileAttributeView view = Files.getFileAttributeView(p, UserDefinedFileAttributeView.class, NOFOLLOW);
-    view.write(ATTRIBUTE, ByteBuffer.wrap(Latin1.bytes(label + "\0")));
+    view.write(ATTRIBUTE, ByteBuffer.wrap(PathBytes.fromLatin1(label + "\0")));
   }
 }

@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,12 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.match.Latin1;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.nativeio.TestErrno;
-import dev.relabel.spec.FileType;
-import dev.relabel.spec.Spec;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Spec;
 import java.io.IOException;
 import java.nio.file.FileSystem;
 import java.nio.file.Files;
@@ -238,18 +239,18 @@ class JimfsWalkTest {
   @Test
   void theTreeRefusesToOpenSymlinksAsTheNativeOneDoes() throws IOException {
     smallTree();
-    try (FileTree.Directory etc = tree.open(Latin1.bytes("/tree/etc"))) {
+    try (FileTree.Directory etc = tree.open(PathBytes.fromLatin1("/tree/etc"))) {
       NativeIoException e = assertThrows(NativeIoException.NotFollowedException.class,
-          () -> etc.openChild(Latin1.bytes("escape"), Latin1.bytes("/tree/etc/escape")));
+          () -> etc.openChild(PathBytes.fromLatin1("escape"), PathBytes.fromLatin1("/tree/etc/escape")));
       assertEquals(Errno.ELOOP, e.errno());
       assertThrows(NativeIoException.NotFollowedException.class,
-          () -> etc.openChild(Latin1.bytes("passwd"), Latin1.bytes("/tree/etc/passwd")));
+          () -> etc.openChild(PathBytes.fromLatin1("passwd"), PathBytes.fromLatin1("/tree/etc/passwd")));
       assertThrows(NativeIoException.NoSuchEntryException.class,
-          () -> etc.openChild(Latin1.bytes("gone"), Latin1.bytes("/tree/etc/gone")));
-      assertEquals(FileType.SYMLINK, etc.status(Latin1.bytes("escape"), new byte[0]).type());
+          () -> etc.openChild(PathBytes.fromLatin1("gone"), PathBytes.fromLatin1("/tree/etc/gone")));
+      assertEquals(FileType.SYMLINK, etc.status(PathBytes.fromLatin1("escape"), new byte[0]).type());
       assertEquals(FileType.DIRECTORY, etc.status(new byte[0], new byte[0]).type());
     }
-    assertThrows(NativeIoException.NotFollowedException.class, () -> tree.open(Latin1.bytes("/tree/etc/escape")));
+    assertThrows(NativeIoException.NotFollowedException.class, () -> tree.open(PathBytes.fromLatin1("/tree/etc/escape")));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -307,7 +308,7 @@ class JimfsWalkTest {
       Map<String, AtomicInteger> labelled = new ConcurrentHashMap<>();
       HookedFileTree counting = new HookedFileTree(randomTree, (operation, name, path) -> {
         if (operation.equals("label")) {
-          labelled.computeIfAbsent(Latin1.of(path), k -> new AtomicInteger()).incrementAndGet();
+          labelled.computeIfAbsent(PathBytes.latin1(path), k -> new AtomicInteger()).incrementAndGet();
         }
       });
       RecordingListener listener = new RecordingListener();
@@ -614,7 +615,7 @@ class JimfsWalkTest {
     JimfsFileTree.setLabelOf(mkdir("/tree/etc/baddir"), OLD);
     file("/tree/etc/baddir/inside", OLD);
     FileTree faulty = new HookedFileTree(tree, (operation, name, path) -> {
-      String n = Latin1.of(name);
+      String n = PathBytes.latin1(name);
       if ((operation.equals("label") && n.equals("bad")) || (operation.equals("openChild") && n.equals("baddir"))) {
         throw TestErrno.exception(operation, path, Errno.EIO);
       }
@@ -643,7 +644,7 @@ class JimfsWalkTest {
     file("/tree/etc/boom", OLD);
     file("/tree/etc/zzz", OLD);
     FileTree faulty = new HookedFileTree(tree, (operation, name, path) -> {
-      if (operation.equals("label") && Latin1.of(name).equals("boom")) {
+      if (operation.equals("label") && PathBytes.latin1(name).equals("boom")) {
         throw new IllegalStateException("boom");
       }
     });

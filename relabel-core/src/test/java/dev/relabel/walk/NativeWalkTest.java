@@ -1,11 +1,15 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
+import dev.relabel.report.RelabelReport;
+import dev.relabel.report.RelabelListener;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.nativeio.NativeIo;
+import dev.relabel.nativeio.DirEntry;
+import dev.relabel.nativeio.Kernel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +35,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Needs root (security.* attributes; mount for -x); ext4 and tmpfs store them with SELinux off.
  */
 class NativeWalkTest {
+  private static final Kernel KERNEL = Kernel.linux();
+
   private static final String OLD = "staff_u:staff_r:tmp_t:s0-s0:c1";
   private static final String SENTINEL = "sentinel_u:sentinel_r:sentinel_t:s0";
 
@@ -390,20 +396,20 @@ class NativeWalkTest {
       assertEquals(depth + 2, report.relabeled());
       // Read back one directory at a time, as the walker went.
       byte[] component = name.getBytes(StandardCharsets.US_ASCII);
-      int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, NativeIo.nul(PathBytes.of(tree)), PathBytes.of(tree));
+      int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, Kernel.nul(PathBytes.of(tree)), PathBytes.of(tree));
       int length = tree.toString().length();
       try {
         for (int i = 0; i < depth; i++) {
           assertEquals("system_u:object_r:etc_t:s0", DiskLabels.get(fd, component), "level " + i);
-          int next = NativeIo.openDirectory(fd, NativeIo.nul(component), component);
-          NativeIo.closeQuietly(fd);
+          int next = KERNEL.openDirectory(fd, Kernel.nul(component), component);
+          KERNEL.close(fd);
           fd = next;
           length += 1 + name.length();
         }
         assertTrue(length > 4096, "deeper than PATH_MAX: " + length);
         assertEquals("system_u:object_r:leaf_t:s0", DiskLabels.get(fd, "leaf".getBytes(StandardCharsets.US_ASCII)));
       } finally {
-        NativeIo.closeQuietly(fd);
+        KERNEL.close(fd);
       }
     } finally {
       // Java's file API cannot delete it either.
@@ -427,20 +433,20 @@ class NativeWalkTest {
 
     Map<String, String> labels = new TreeMap<>();
     byte[] treeBytes = PathBytes.of(tree);
-    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, NativeIo.nul(treeBytes), treeBytes);
+    int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, Kernel.nul(treeBytes), treeBytes);
     try {
-      for (NativeIo.DirEntry entry : NativeIo.readDirectory(fd, treeBytes)) {
+      for (DirEntry entry : KERNEL.readDirectory(fd, treeBytes)) {
         labels.put(new String(entry.name(), StandardCharsets.ISO_8859_1), DiskLabels.get(fd, entry.name()));
       }
       byte[] sub = {'d', 'i', 'r', (byte) 0xff};
-      int subFd = NativeIo.openDirectory(fd, NativeIo.nul(sub), sub);
+      int subFd = KERNEL.openDirectory(fd, Kernel.nul(sub), sub);
       try {
         labels.put("dir\u00ff/in\u0080side", DiskLabels.get(subFd, new byte[] {'i', 'n', (byte) 0x80, 's', 'i', 'd', 'e'}));
       } finally {
-        NativeIo.closeQuietly(subFd);
+        KERNEL.close(subFd);
       }
     } finally {
-      NativeIo.closeQuietly(fd);
+      KERNEL.close(fd);
     }
     assertEquals(Map.of(
         "new\nline", "system_u:object_r:newline_t:s0",

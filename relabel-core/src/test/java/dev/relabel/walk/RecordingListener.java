@@ -1,5 +1,7 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
+import dev.relabel.report.RelabelListener;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

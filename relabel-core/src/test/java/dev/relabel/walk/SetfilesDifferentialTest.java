@@ -1,5 +1,7 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
+import dev.relabel.report.RelabelListener;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.PolicyLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package dev.relabel.walk;
 
+import dev.relabel.report.RelabelReport;
+import dev.relabel.report.RelabelListener;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 

@@ -1,8 +1,8 @@
 package dev.relabel.walk;
 
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.spec.PolicyException;
-import dev.relabel.spec.PolicyLoader;
+import dev.relabel.policy.PolicyException;
+import dev.relabel.policy.PolicyLoader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.relabel.walk;
 
-import dev.relabel.nativeio.NativeIo;
-import java.lang.reflect.Field;
+import dev.relabel.nativeio.Kernel;
+import dev.relabel.nativeio.TestErrno;
 
 /**
  * Switches the native layer between {@code getxattrat}/{@code setxattrat} and the fallback an
@@ -13,16 +13,10 @@ final class XattrFallback {
 
   /** Whether the *at calls are in use now. */
   static boolean usesXattrAt() {
-    return NativeIo.usesXattrAt();
+    return Kernel.linux().usesXattrAt();
   }
 
   static void useXattrAt(boolean on) {
-    try {
-      Field field = NativeIo.class.getDeclaredField("xattrAtAvailable");
-      field.setAccessible(true);
-      field.setBoolean(null, on);
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError("cannot switch the xattr calls", e);
-    }
+    TestErrno.useXattrAt(on);
   }
 }

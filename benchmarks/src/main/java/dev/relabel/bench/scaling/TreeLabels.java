@@ -1,9 +1,9 @@
 package dev.relabel.bench.scaling;
 
-import dev.relabel.spec.FileType;
+import dev.relabel.policy.FileType;
 import dev.relabel.walk.FileTree;
 import dev.relabel.walk.NativeFileTree;
-import dev.relabel.walk.PathBytes;
+import dev.relabel.policy.PathBytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,0 +1,61 @@
+package dev.relabel.cli.common;
+
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code -T N}, for every verb that walks trees ({@code @Mixin ThreadsOption threads;} where the
+ * option belongs in its help): declared and checked here, once. What differs between verbs is
+ * data: the default each passes to {@link #count}, and the description, which each verb's help
+ * words as its family does, read from {@code Threads.properties} under the key
+ * {@code relabel.VERB.threads} (verbs declare {@code resourceBundle = ThreadsOption.BUNDLE}).
+ */
+public final class ThreadsOption {
+  /** The resource bundle that holds each verb's description of -T. */
+  public static final String BUNDLE = "dev.relabel.cli.common.Threads";
+
+  /** The largest -T setfiles accepts. */
+  private static final int MAX = 32767;
+
+  @Spec(Spec.Target.MIXEE)
+  private CommandSpec mixee;
+
+  @Option(names = "-T", paramLabel = "N", descriptionKey = "threads")
+  private String given;
+
+  /** -T as given; null without it. */
+  public String given() {
+    return given;
+  }
+
+  /** Sets -T as if given (autorelabel takes it from /.autorelabel when the command line has none). */
+  public void give(String value) {
+    given = value;
+  }
+
+  /**
+   * The thread count -T asks for, {@code whenNotGiven} without it: digits only (strtoull with
+   * nothing left over), at most 32767; 0 for one per core. A bad value is a usage error.
+   */
+  public int count(int whenNotGiven) {
+    return given == null ? whenNotGiven : parse(mixee, given);
+  }
+
+  /** setfiles' check of a -T value, as a usage error of {@code spec}'s command. */
+  public static int parse(CommandSpec spec, String threads) {
+    if (threads.isEmpty() || !threads.chars().allMatch(c -> c >= '0' && c <= '9')) {
+      throw new ParameterException(spec.commandLine(), "invalid thread count for -T: '" + threads + "'");
+    }
+    try {
+      int n = Integer.parseInt(threads);
+      if (n > MAX) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new ParameterException(spec.commandLine(), "too many threads for -T: " + threads + " (at most 32767)");
+    }
+  }
+}

@@ -1,0 +1,334 @@
+package dev.relabel.cli.fixfiles;
+
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.ThreadsOption;
+import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.output.JsonOption;
+import dev.relabel.cli.output.ProgressOptions;
+import dev.relabel.cli.output.Reporting;
+import dev.relabel.cli.output.SetfilesOutput;
+import dev.relabel.cli.setfiles.PathLabeller;
+import dev.relabel.cli.setfiles.SystemPolicy;
+import dev.relabel.cli.setfiles.SignalStop;
+import dev.relabel.policy.PolicyException;
+import dev.relabel.policy.PolicyLoader;
+import dev.relabel.walk.RelabelOptions;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * What the fixfiles verbs ({@code restore}, {@code check}, {@code verify}, {@code relabel},
+ * {@code onboot}) share: fixfiles' options and its {@code restore()}, which picks the entries to
+ * label (the paths given, the entries changed since a time, or every labelled filesystem) and runs
+ * restorecon or setfiles on them, here the engine through {@link PathLabeller}.
+ *
+ * <p>Exit status: 0; 255 when an entry could not be labelled or a path is missing (the status of
+ * the restorecon or setfiles fixfiles runs); 1 for a usage error or when there is nothing to
+ * label (no labelled filesystem).
+ */
+public abstract class FixfilesVerb implements Callable<Integer> {
+  @ParentCommand
+  private IoHost parent;
+
+  @Spec
+  protected CommandSpec spec;
+
+  @Option(names = "-v", description = "Print each change ('Relabeled PATH from OLD to NEW'), the first"
+      + " --list-limit of them, then a summary of the rest by directory and by type; -vv prints every one.")
+  protected boolean[] verbosity = new boolean[0];
+
+  @Option(names = "--list-limit", paramLabel = "N", defaultValue = "1000",
+      description = "With -v (and check, verify): how many changes to list before summarizing (default ${DEFAULT-VALUE}).")
+  protected long listLimit;
+
+  @Option(names = "-F", description = "Force: set the whole context, also over a customizable type.")
+  protected boolean force;
+
+  @Mixin
+  protected ThreadsOption threads;
+
+  @Option(names = "-B", description = "Only the entries modified since the system booted (/proc/stat's btime).")
+  protected boolean sinceBoot;
+
+  @Option(names = "-N", paramLabel = "TIME",
+      description = "Only the entries modified since TIME: 'YYYY-MM-DD HH:MM', 'YYYY-MM-DD HH:MM:SS' or"
+          + " 'YYYY-MM-DD' (local time).")
+  protected String since;
+
+  @Option(names = "-C", paramLabel = "PREVIOUS_FILE_CONTEXTS",
+      description = "Relabel only what a policy update changed: the entries this previous file_contexts"
+          + " labels otherwise than the current policy. Subtrees no changed spec can reach are not"
+          + " even read (fixfiles -C diffs the two files' text instead).")
+  protected Path previous;
+
+  @Option(names = "--root", paramLabel = "ROOT",
+      description = "Act on the system installed under ROOT (an image, or a test tree) instead of /: its"
+          + " /etc/selinux/fixfiles_exclude_dirs, /tmp and /.autorelabel, the mounts at or below ROOT,"
+          + " and labels looked up as if ROOT were / (setfiles -r). Default: /.")
+  protected String root = "/";
+
+  @Mixin
+  protected ProgressOptions progress;
+
+  @Mixin
+  protected JsonOption json;
+
+  protected Io io;
+  protected Charset charset;
+  /** Progress and --json for this run. */
+  private Reporting reporting;
+  /** SIGINT and SIGTERM stop the run between entries, with a report. */
+  private SignalStop signals;
+  protected SetfilesOutput output;
+  protected FixfilesHost host;
+
+  @Override
+  public final Integer call() throws IOException, PolicyException {
+    io = parent.io();
+    charset = io.charset();
+    if (sinceBoot && since != null) {
+      throw usage("-B and -N cannot be used together");
+    }
+    if (previous != null && (sinceBoot || since != null)) {
+      throw usage("-C cannot be used with -B or -N");
+    }
+    if (previous != null && !takesPreviousPolicy()) {
+      throw usage("-C is for restore, check and verify");
+    }
+    host = FixfilesHost.of(root, charset);
+    boolean dryRun = dryRun();
+    try (Reporting reporting = Reporting.start(parent.io(), spec.name(), json, progress, verbose(), dryRun);
+        SignalStop signals = SignalStop.install(Thread.currentThread())) {
+      this.reporting = reporting;
+      this.signals = signals;
+      prepare(reporting);
+      io = reporting.io();
+      charset = io.charset();
+      output = new SetfilesOutput(io, charset, verbose());
+      if (verbosity.length < 2) {
+        output.limitListedChanges(listLimit);
+      }
+      int status;
+      try {
+        status = run();
+        output.summarizeUnlisted(10);
+      } finally {
+        output.flush();
+      }
+      if (signals.stopped()) {
+        status = signals.report(output, dryRun);
+      }
+      return reporting.finish(status);
+    }
+  }
+
+  /** The verb. */
+  protected abstract int run() throws IOException, PolicyException;
+
+  /** Whether the verb takes -C PREVIOUS_FILE_CONTEXTS (restore, check and verify do). */
+  protected boolean takesPreviousPolicy() {
+    return false;
+  }
+
+  /** Whether the verb changes nothing (check and verify). */
+  protected boolean dryRun() {
+    return false;
+  }
+
+  /** Before the verb runs, with its reporting in place (autorelabel adds its progress lines). */
+  protected void prepare(Reporting reporting) {}
+
+  /** Whether a signal has stopped the run. */
+  protected boolean stopped() {
+    return signals.stopped();
+  }
+
+  /** Whether changes are printed (check and verify always print them, as fixfiles passes -v). */
+  protected boolean verbose() {
+    return verbosity.length > 0;
+  }
+
+  protected ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** A line on standard output, in order with the engine's. */
+  protected void say(String line) {
+    output.info((line + "\n").getBytes(charset));
+  }
+
+  /**
+   * fixfiles' {@code restore OPTION}: label {@code paths} (each with restorecon -R), or with -B/-N
+   * the entries changed since then (fixfiles' {@code newer}), or every labelled filesystem
+   * (setfiles over all of them, printing "OPTIONing MOUNTS").
+   *
+   * @param option "Relabel", "Check" or "Verify"
+   */
+  protected int restore(String option, boolean dryRun, List<String> paths) throws IOException, PolicyException {
+    Instant changedAfter = changedAfter();
+    if (changedAfter != null) {
+      if (!paths.isEmpty()) {
+        throw usage("-B and -N select the entries themselves: give no PATH");
+      }
+      return newer(changedAfter, dryRun);
+    }
+    // -C PREVIOUS_FILE_CONTEXTS is not fixfiles' diff_filecontext (paths from the specs whose text
+    // differs, then restorecon -R -i on them): the labeller compares both policies' labels for
+    // each entry and skips the subtrees where none can differ (see labeller()).
+    if (!paths.isEmpty()) {
+      return restoreconPaths(paths, dryRun);
+    }
+    return wholeSystem(option, dryRun);
+  }
+
+  /** -B or -N as an instant; null without them. */
+  protected Instant changedAfter() throws IOException {
+    if (sinceBoot) {
+      return FixfilesHost.bootTime();
+    }
+    if (since == null) {
+      return null;
+    }
+    try {
+      String text = since.strip();
+      if (text.length() == "YYYY-MM-DD".length()) {
+        return LocalDate.parse(text).atStartOfDay(ZoneId.systemDefault()).toInstant();
+      }
+      String iso = text.replace(' ', 'T');
+      return LocalDateTime.parse(iso).atZone(ZoneId.systemDefault()).toInstant();
+    } catch (DateTimeParseException e) {
+      throw usage("invalid time for -N: '" + since + "' (expected 'YYYY-MM-DD HH:MM')");
+    }
+  }
+
+  private RelabelOptions options(boolean dryRun) {
+    RelabelOptions options = RelabelOptions.defaults()
+        .withThreads(threads.count(0))
+        .withForce(force)
+        .withDryRun(dryRun);
+    return host.isRealRoot() ? options : options.withAlternateRoot(Path.of(host.root()));
+  }
+
+  private String alternateRoot() {
+    return host.isRealRoot() ? null : host.root();
+  }
+
+  /** fixfiles' FILEPATH mode: restorecon -R on each path, skipping fixfiles_exclude_dirs. */
+  private int restoreconPaths(List<String> paths, boolean dryRun) throws IOException, PolicyException {
+    List<String> excluded = host.excludedDirectories();
+    RelabelOptions options = options(dryRun)
+        .withExcludes(excluded.stream().map(Path::of).toList())
+        .withHardLinkCheck(false)
+        .withRecurse(true);
+    PathLabeller labeller = labeller(options,
+        PathLabeller.Mode.RESTORECON, alternateRoot(), excluded, false);
+    for (String path : paths) {
+      logExcluded(excluded);
+      labeller.label(path);
+    }
+    return status();
+  }
+
+  /**
+   * fixfiles' {@code newer}: for each read-write labelled filesystem, {@code find -mount -newermt}
+   * piped to {@code restorecon -i -f -}. Here the walk itself keeps only the entries modified
+   * strictly after the time (mtime, as find compares it) and goes through the others.
+   */
+  private int newer(Instant changedAfter, boolean dryRun) throws IOException, PolicyException {
+    LabelledMounts mounts = host.mounts();
+    logReadOnly(mounts);
+    RelabelOptions options = options(dryRun)
+        .withChangedAfter(changedAfter)
+        .withOneFilesystem(true)
+        .withIgnoreMissing(true)
+        .withHardLinkCheck(false)
+        .withRecurse(true);
+    PathLabeller labeller = labeller(options,
+        PathLabeller.Mode.RESTORECON, alternateRoot(), List.of(), false);
+    for (String mount : mounts.readWrite()) {
+      labeller.label(mount);
+    }
+    return status();
+  }
+
+  /** fixfiles' default: setfiles over every read-write labelled filesystem, skipping fixfiles_exclude_dirs. */
+  private int wholeSystem(String option, boolean dryRun) throws IOException, PolicyException {
+    List<String> excluded = host.excludedDirectories();
+    logExcluded(excluded);
+    LabelledMounts mounts = host.mounts();
+    if (mounts.readWrite().isEmpty()) {
+      output.error(SetfilesOutput.PREFIX + "No suitable file systems found\n");
+      return ExitStatus.FAILURE;
+    }
+    logReadOnly(mounts);
+    say(option + "ing " + String.join(" ", mounts.readWrite()));
+    RelabelOptions options = options(dryRun)
+        .withExcludes(excluded.stream().map(Path::of).toList())
+        .withOneFilesystem(true)
+        .withRecurse(true);
+    PathLabeller labeller = labeller(options,
+        PathLabeller.Mode.SETFILES, alternateRoot(), excluded, false);
+    for (String mount : mounts.readWrite()) {
+      labeller.label(mount);
+    }
+    return status();
+  }
+
+  /**
+   * The labeller: the policy of the system under the root (the host's when the root holds no
+   * policy of its own: no file_contexts where its /etc/selinux/config points), and with -C only
+   * what the previous policy labels otherwise.
+   */
+  private PathLabeller labeller(RelabelOptions options, PathLabeller.Mode mode, String alternateRoot,
+      List<String> excluded, boolean trackUsedSpecs) throws IOException, PolicyException {
+    Path policyRoot = Path.of("/");
+    if (!host.isRealRoot()) {
+      try {
+        if (Files.exists(PolicyLoader.systemFileContexts(Path.of(host.root())))) {
+          policyRoot = Path.of(host.root());
+        }
+      } catch (PolicyException e) {
+        // No policy of its own under the root: the host's.
+      }
+    }
+    PathLabeller labeller = SystemPolicy.labeller(output, charset, options, mode, alternateRoot, excluded,
+        trackUsedSpecs, policyRoot, previous, reporting).stoppingWhen(signals::stopped);
+    signals.counting(labeller);
+    return labeller;
+  }
+
+  private void logExcluded(List<String> excluded) {
+    for (String directory : excluded) {
+      say("skipping the directory " + directory);
+    }
+  }
+
+  private void logReadOnly(LabelledMounts mounts) {
+    if (!mounts.readOnly().isEmpty()) {
+      say("Warning: Skipping the following R/O filesystems:");
+      say(String.join("\n", mounts.readOnly()));
+    }
+  }
+
+  /** 255 when restorecon or setfiles would have failed, else 0. */
+  protected int status() {
+    output.flush();
+    return output.hasFatal() || output.hasEntryErrors() ? ExitStatus.SETFILES_FATAL : ExitStatus.OK;
+  }
+}

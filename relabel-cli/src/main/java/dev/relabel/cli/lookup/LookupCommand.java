@@ -1,0 +1,335 @@
+package dev.relabel.cli.lookup;
+
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.cli.output.JsonOption;
+import dev.relabel.cli.output.JsonReport;
+import dev.relabel.match.Label;
+import dev.relabel.match.LabelMatcher;
+import dev.relabel.policy.FileType;
+import dev.relabel.policy.Policy;
+import dev.relabel.policy.PolicyException;
+import dev.relabel.policy.PolicyLoader;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code relabel lookup}: the label the policy gives each path, as {@code matchpathcon} prints it,
+ * except that "no spec matches" is told apart from {@code <<none>>}.
+ */
+@Command(
+    name = "lookup",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    sortOptions = false,
+    usageHelpWidth = 100,
+    description = {
+      "Print the label the policy gives each PATH, like matchpathcon. Only the policy is read:"
+          + " a PATH need not exist, and it is looked up as TYPE, not as what is on disk.",
+    },
+    footerHeading = "%nOutput:%n",
+    footer = {
+      "With --json, standard output holds one JSON report instead (see 'relabel --help'): each"
+          + " answer in 'results' as {path, answer: context|none|nomatch|error, context}.",
+      "",
+      "Otherwise one line per PATH, in order: PATH<TAB>ANSWER, with PATH exactly as given (its bytes"
+          + " unchanged), where ANSWER is one of",
+      "  CONTEXT      the context the policy gives PATH",
+      "  <<none>>     the policy says to leave PATH alone",
+      "  <<nomatch>>  no spec matches PATH (matchpathcon prints <<none>> for this too)",
+      "  <<error>>    the request was invalid; why is on standard error, as"
+          + " 'relabel: WHERE: REASON'",
+      "",
+      "With --stdin, each line of standard input is one request: PATH, or TYPE<TAB>PATH with TYPE"
+          + " as for -m (a line without TYPE is looked up as -m says). Lines end at \\n only; every"
+          + " other byte, a \\r or a later tab included, is part of the PATH, which is never"
+          + " decoded. A line holding a tab always starts with TYPE, so write a path that contains"
+          + " a tab as any<TAB>PATH. An unknown TYPE, an empty PATH, a NUL byte or a PATH outside"
+          + " ROOT answers <<error>>, and the following lines are still answered. Answers are"
+          + " written in batches: whenever the input runs dry and at its end.",
+      "",
+      "Exit status:",
+      "  0  every PATH got a CONTEXT or <<none>>",
+      "  1  some PATH got <<nomatch>> or <<error>>; or a usage error; or an unusable policy, each",
+      "     problem printed as 'relabel: FILE:LINE: message'; or an I/O error",
+    })
+public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.Declared {
+  /** The answer for a path no spec matches. */
+  public static final String NO_MATCH = "<<nomatch>>";
+  /** The answer for an invalid request. */
+  public static final String ERROR = "<<error>>";
+
+  private static final byte[] NO_MATCH_LINE = answerLine(NO_MATCH);
+  private static final byte[] NONE_LINE = answerLine(dev.relabel.policy.Spec.NONE);
+  private static final byte[] ERROR_LINE = answerLine(ERROR);
+  private static final FileType[] TYPES = FileType.values();
+  private static final byte[][] TYPE_NAMES = Arrays.stream(TYPES)
+      .map(t -> t.className().getBytes(StandardCharsets.US_ASCII))
+      .toArray(byte[][]::new);
+
+  @ParentCommand
+  private IoHost parent;
+
+  @Override
+  public JsonReport.Kind reportKind() {
+    return JsonReport.Kind.LOOKUP;
+  }
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(
+      names = {"-f", "--file-contexts"},
+      paramLabel = "FILE_CONTEXTS",
+      description = {
+        "The policy's file_contexts; FILE_CONTEXTS.{homedirs,local,subs,subs_dist} are loaded"
+            + " too when they exist, as libselinux does. Default: the system policy, the one"
+            + " ROOT/etc/selinux/config names (SELINUXTYPE=, default targeted)."
+      })
+  private Path fileContexts;
+
+  @Option(
+      names = {"-r", "--root"},
+      paramLabel = "ROOT",
+      description = {
+        "The root of the file system the paths belong to, as setfiles -r: every PATH must be ROOT"
+            + " or lie under it (compared as text), and ROOT is removed before the lookup, so"
+            + " ROOT/etc/passwd is looked up as /etc/passwd and printed as given. Without -f the"
+            + " policy is also the one under ROOT. Default: /."
+      })
+  private String root;
+
+  @Option(
+      names = {"-m", "--type"},
+      paramLabel = "TYPE",
+      defaultValue = "any",
+      converter = FileTypeConverter.class,
+      completionCandidates = FileTypeConverter.class,
+      description = {
+        "Look PATHs up as this file type: ${COMPLETION-CANDIDATES}. 'any' (the default) lets"
+            + " specs of every type apply, as matchpathcon without -m."
+      })
+  private FileType type;
+
+  @Option(
+      names = "--stdin",
+      description = {"Read the requests from standard input, one per line (see below), instead of PATH arguments."})
+  private boolean stdin;
+
+  @Parameters(
+      paramLabel = "PATH",
+      arity = "0..*",
+      description = {
+        "The paths to look up. Use --stdin for paths the locale's charset cannot decode."
+      })
+  private List<String> paths = new ArrayList<>();
+
+  @Mixin
+  private JsonOption json;
+
+  /** With --json: the report the answers go to instead of standard output's lines. */
+  private JsonReport report;
+
+  private LabelMatcher matcher;
+  private String rootPrefix;
+  private PrintWriter err;
+  private final Map<String, byte[]> contextLines = new HashMap<>();
+
+  @Override
+  public Integer call() throws IOException, PolicyException {
+    if (stdin && !paths.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "--stdin takes no PATH arguments");
+    }
+    if (!stdin && paths.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "missing PATH (or --stdin)");
+    }
+    Io io = parent.io();
+    report = json.open(io, JsonReport.Kind.LOOKUP, "lookup", false, false);
+    err = report == null ? spec.commandLine().getErr()
+        : new PrintWriter(new java.io.OutputStreamWriter(JsonOption.textStreams(io, report).err(), io.charset()), true);
+    rootPrefix = rootPrefix(io);
+    matcher = LabelMatcher.compile(loadPolicy());
+    OutputStream out = new BufferedOutputStream(report == null ? io.out() : OutputStream.nullOutputStream(), 1 << 16);
+    boolean allAnswered = true;
+    try {
+      if (stdin) {
+        allAnswered = answerStdin(io, out);
+      } else {
+        for (String path : paths) {
+          byte[] bytes = path.getBytes(io.charset());
+          allAnswered &= answer(bytes, 0, bytes.length, type, out, 0);
+        }
+      }
+    } finally {
+      out.flush();
+    }
+    int status = allAnswered ? ExitStatus.OK : ExitStatus.FAILURE;
+    return report == null ? status : report.finish(status);
+  }
+
+  private Policy loadPolicy() throws PolicyException {
+    Path file = fileContexts;
+    if (file == null) {
+      try {
+        file = PolicyLoader.systemFileContexts(Path.of(root == null ? "/" : root));
+      } catch (InvalidPathException e) {
+        throw new Failure("invalid ROOT '" + root + "': " + e.getReason());
+      }
+    }
+    return PolicyLoader.lenient().load(file);
+  }
+
+  /** ROOT as a one-char-per-byte string without trailing slashes; empty for "/" or no -r. */
+  private String rootPrefix(Io io) {
+    if (root == null) {
+      return "";
+    }
+    if (root.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "ROOT must not be empty");
+    }
+    String prefix = new String(root.getBytes(io.charset()), StandardCharsets.ISO_8859_1);
+    int end = prefix.length();
+    while (end > 0 && prefix.charAt(end - 1) == '/') {
+      end--;
+    }
+    return prefix.substring(0, end);
+  }
+
+  private boolean answerStdin(Io io, OutputStream out) throws IOException {
+    LineReader lines = new LineReader(new BufferedInputStream(io.in(), 1 << 16), out);
+    boolean allAnswered = true;
+    long lineNumber = 0;
+    while (lines.next()) {
+      lineNumber++;
+      byte[] b = lines.buffer();
+      int start = lines.start();
+      int end = lines.end();
+      int tab = -1;
+      for (int i = start; i < end; i++) {
+        if (b[i] == '\t') {
+          tab = i;
+          break;
+        }
+      }
+      FileType requested = type;
+      int pathStart = start;
+      if (tab >= 0) {
+        pathStart = tab + 1;
+        requested = typeNamed(b, start, tab);
+        if (requested == null) {
+          out.write(b, pathStart, end - pathStart);
+          out.write(ERROR_LINE);
+          String problem = "unknown file type '"
+              + Text.escape(new String(b, start, tab - start, StandardCharsets.ISO_8859_1))
+              + "' (expected " + FileTypeConverter.NAMES + ")";
+          jsonAnswer(b, pathStart, end, "error", null, problem);
+          error(null, lineNumber, problem);
+          allAnswered = false;
+          continue;
+        }
+      }
+      allAnswered &= answer(b, pathStart, end, requested, out, lineNumber);
+    }
+    return allAnswered;
+  }
+
+  private static FileType typeNamed(byte[] b, int start, int end) {
+    for (int i = 0; i < TYPES.length; i++) {
+      byte[] name = TYPE_NAMES[i];
+      if (Arrays.equals(b, start, end, name, 0, name.length)) {
+        return TYPES[i];
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Looks up the path {@code b[start, end)} and writes {@code PATH<TAB>ANSWER\n}; true when the
+   * answer is a context or {@code <<none>>}. Messages name the request by {@code lineNumber} when
+   * it is positive, otherwise by the path.
+   */
+  private boolean answer(byte[] b, int start, int end, FileType requested, OutputStream out, long lineNumber)
+      throws IOException {
+    out.write(b, start, end - start);
+    String path = new String(b, start, end - start, StandardCharsets.ISO_8859_1);
+    String problem = null;
+    String key = path;
+    if (path.isEmpty()) {
+      problem = "empty path";
+    } else if (path.indexOf('\0') >= 0) {
+      problem = "path contains a NUL byte";
+    } else if (!rootPrefix.isEmpty()) {
+      if (path.equals(rootPrefix)) {
+        key = "/";
+      } else if (path.startsWith(rootPrefix) && path.charAt(rootPrefix.length()) == '/') {
+        key = path.substring(rootPrefix.length());
+      } else {
+        problem = "not under ROOT " + Text.escape(rootPrefix);
+      }
+    }
+    if (problem != null) {
+      out.write(ERROR_LINE);
+      jsonAnswer(b, start, end, "error", null, problem);
+      error(path, lineNumber, problem);
+      return false;
+    }
+    Label label = matcher.lookup(key, requested);
+    switch (label.kind()) {
+      case CONTEXT:
+        out.write(contextLines.computeIfAbsent(label.display(), LookupCommand::answerLine));
+        jsonAnswer(b, start, end, "context", label.display(), null);
+        return true;
+      case NONE:
+        out.write(NONE_LINE);
+        jsonAnswer(b, start, end, "none", null, null);
+        return true;
+      default:
+        out.write(NO_MATCH_LINE);
+        jsonAnswer(b, start, end, "nomatch", null, null);
+        return false;
+    }
+  }
+
+  /** With --json: the answer for the path {@code b[start, end)}, and the error when it is one. */
+  private void jsonAnswer(byte[] b, int start, int end, String answer, String context, String problem) {
+    if (report != null) {
+      byte[] path = Arrays.copyOfRange(b, start, end);
+      report.result(path, answer, context);
+      if (problem != null) {
+        report.error(path, 0, problem);
+      }
+    }
+  }
+
+  private void error(String path, long lineNumber, String problem) {
+    String where = lineNumber > 0 ? "stdin line " + lineNumber : Text.escape(path);
+    err.println("relabel: " + where + ": " + problem);
+  }
+
+  private static byte[] answerLine(String answer) {
+    return ("\t" + answer + "\n").getBytes(StandardCharsets.ISO_8859_1);
+  }
+}

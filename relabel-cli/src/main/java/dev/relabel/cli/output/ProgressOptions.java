@@ -1,0 +1,49 @@
+package dev.relabel.cli.output;
+
+import dev.relabel.cli.common.Io;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code -p} and {@code --[no-]progress}, for any verb that walks trees:
+ * {@code @Mixin ProgressOptions progress;} then {@link Reporting#start} (or
+ * {@code progress.open(io, "VERB", json)}) gives the {@link ProgressReporter} to add to the
+ * engine's listeners. Flags only, no {@code --progress=WHEN}: setfiles' options take their
+ * values after a space, so an optional value could not be told from a PATH.
+ */
+public final class ProgressOptions {
+  @Option(names = "-p",
+      description = "Show progress, as setfiles -p: a live bar on a terminal; when standard output is"
+          + " not a terminal, setfiles' own progress text on it ('\\rNk' every 1024 entries, or"
+          + " '\\rP%%' when / itself is relabelled), for scripts that read it. Not with -v.")
+  private boolean setfilesProgress;
+
+  @Option(names = "--progress", negatable = true,
+      description = "Draw a live bar on standard error (entries done, rate, and a percentage and ETA"
+          + " when the total can be estimated) even when it is not a terminal; --no-progress: no"
+          + " bar and no -p text. Default: a bar when standard error is a terminal.")
+  private Boolean forced;
+
+  /** Whether {@code -p} was given (setfiles and restorecon refuse it with {@code -v}). */
+  public boolean setfilesFlag() {
+    return setfilesProgress;
+  }
+
+  /**
+   * The reporter these options ask for on {@code io}; {@link ProgressReporter#NONE} when silent.
+   * With {@code json} (standard output holds a JSON report), setfiles' -p text goes to standard
+   * error instead.
+   */
+  public ProgressReporter open(Io io, String task, boolean json) {
+    if (Boolean.FALSE.equals(forced)) {
+      return ProgressReporter.NONE;
+    }
+    boolean stdoutTerminal = StatusLine.isTerminal(io.out(), 1);
+    boolean stderrTerminal = StatusLine.isTerminal(io.err(), 2);
+    boolean bar = Boolean.TRUE.equals(forced) || stderrTerminal || (setfilesProgress && stdoutTerminal);
+    boolean text = setfilesProgress && !stdoutTerminal;
+    if (!bar && !text) {
+      return ProgressReporter.NONE;
+    }
+    return new ProgressReporter(io, task, bar, text ? (json ? io.err() : io.out()) : null, stdoutTerminal);
+  }
+}

@@ -1,0 +1,253 @@
+package dev.relabel.cli.setfiles;
+
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.ThreadsOption;
+import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.cli.output.JsonOption;
+import dev.relabel.cli.output.ProgressOptions;
+import dev.relabel.policy.PolicyException;
+import dev.relabel.walk.DirectoryDigests;
+import dev.relabel.walk.RelabelOptions;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code relabel setfiles}: Debian's {@code setfiles} (policycoreutils 3.4) on the parallel
+ * engine, with its options, its messages and its exit statuses.
+ */
+@Command(
+    name = "setfiles",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
+    sortOptions = false,
+    separator = " ",
+    usageHelpWidth = 100,
+    customSynopsis = {
+      "relabel setfiles [-CDFIimnpqvAjU] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE PATH...",
+      "       relabel setfiles [-CDFIimnpqvAjU0] [-e DIR]... [-r ROOT] [-T N] [--json] [--[no-]progress] SPEC_FILE -f FILE|-s",
+    },
+    description = {
+      "Set the SELinux label of each PATH, and of everything below it, to what SPEC_FILE (a"
+          + " file_contexts, with its .local, .homedirs, .subs and .subs_dist) gives it, as"
+          + " setfiles(8) does. Without -F only the type of a labelled entry is changed, and an"
+          + " entry whose label has a customizable type (of the system policy, as libselinux reads"
+          + " them) is left alone. Mount points are not"
+          + " crossed. A PATH is expanded as setfiles expands it (glob(3) with ~, {a,b} and"
+          + " wildcards; a PATH that matches nothing stands for itself); PATH/. and PATH/.. are"
+          + " skipped. The contexts in SPEC_FILE are checked for syntax only, and a spec given"
+          + " twice is an error.",
+    },
+    footerHeading = "%nOutput:%n",
+    footer = {
+      "Standard output: with -v, one line per change, 'Relabeled PATH from OLD to NEW', or"
+          + " 'Would relabel PATH from OLD to NEW' with -n (OLD is '(null)' for an unlabelled"
+          + " entry), and 'PATH not reset as customized by admin to CONTEXT'; always 'Warning no"
+          + " default label for PATH' when no spec (or <<none>>) applies to a PATH given itself"
+          + " (PATH below ROOT with -r). Paths are written as raw bytes. Lines of one run come"
+          + " from several threads, so their order may vary from run to run with -T.",
+      "",
+      "Progress: with -p, standard output gets setfiles' own progress text when it is not a"
+          + " terminal ('\\rNk' per 1024 entries; '\\rP%%' and '\\r/ 100.0%%' when / is given, the"
+          + " total estimated from the inodes in use on the filesystem walked, where setfiles counts"
+          + " every seclabel filesystem), then a newline; on a terminal, and by default whenever"
+          + " standard error is one, a live bar on standard error instead.",
+      "",
+      "With --json, standard output holds one JSON report (see 'relabel --help'), and the lines"
+          + " above that would go to standard output go to standard error.",
+      "",
+      "Standard error, where setfiles says so with its name: 'relabel: lstat(PATH) failed: REASON',"
+          + " 'relabel: PATH is not located in alt_rootpath ROOT', 'relabel: Could not set context"
+          + " for PATH:  REASON', 'relabel: Could not read PATH: REASON.', 'relabel: conflicting"
+          + " specifications for PATH and PATH, using CONTEXT.', and a bad SPEC_FILE as"
+          + " 'relabel: FILE:LINE: message'.",
+      "",
+      "Exit status:",
+      "  0    no error (a directory that cannot be read is reported, but is not an error, as in"
+          + " setfiles)",
+      "  1    an unusable SPEC_FILE (nothing is relabelled); or, with -C, only entries that could"
+          + " not be relabelled",
+      "  255  a usage error, a missing PATH (without -i), a missing SPEC_FILE, an entry that"
+          + " could not be relabelled (without -C)",
+      "  130  stopped by SIGINT, 143 stopped by SIGTERM (128 + the signal's number, as shells"
+          + " report it): the walk stops within moments, standard output is flushed, and standard"
+          + " error ends with 'relabel: stopped by SIGINT: N entries checked, M relabelled, F failed;"
+          + " ...'. Every entry then has its old label or its new one (each label is written by one"
+          + " atomic setxattr), and running the command again finishes the job. A second signal"
+          + " exits at once with the same status, without that line.",
+      "",
+      "Not supported (each is refused with a one-line error and status 255): -c (binary policy),"
+          + " -E"
+          + " (conflicts as errors), -l (syslog),"
+          + " -x (restorecon's; setfiles never crosses mount points). -A, -j and -U are from"
+          + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
+          + " (setfiles' -h prints its usage and exits 255).",
+    })
+public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Declared {
+
+  @ParentCommand
+  private IoHost parent;
+
+  @Override
+  public ExitStatus.Scheme exitScheme() {
+    return ExitStatus.Scheme.SETFILES;
+  }
+
+  @Spec
+  private CommandSpec spec;
+
+  @Option(names = "-F", description = "Force: set the whole context (user, role, type, range), also over a customizable type.")
+  private boolean force;
+
+  @Option(names = "-U", description = "Set user, role and type, not only the type (setfiles 3.5+).")
+  private boolean userRoleType;
+
+  @Option(names = "-n", description = "Change nothing; with -v, print what would change.")
+  private boolean dryRun;
+
+  @Option(names = "-v", description = "Print each change.")
+  private boolean verbose;
+
+  @Option(names = {"-r", "-R"}, paramLabel = "ROOT",
+      description = "Label the tree under ROOT as if ROOT were /; every PATH must lie under ROOT.")
+  private List<String> alternateRoots = new ArrayList<>();
+
+  @Option(names = "-e", paramLabel = "DIR",
+      description = "Skip the directory DIR (a full path) and everything below it; may be repeated."
+          + " A DIR that does not exist is ignored with a warning, as setfiles does.")
+  private List<String> excludes = new ArrayList<>();
+
+  @Option(names = "-i", description = "A PATH that does not exist is not an error.")
+  private boolean ignoreMissing;
+
+  @Option(names = "-m", description = "Do not skip the mounts without seclabel (only skipped when SELinux is enabled).")
+  private boolean noSeclabelCheck;
+
+  @Option(names = "-A", description = "Do not check hard links for conflicting labels (setfiles 3.5+).")
+  private boolean noHardLinkCheck;
+
+  @Option(names = "-j", description = "Leave files with more than one hard link alone (setfiles 3.5+).")
+  private boolean skipMultiLinked;
+
+  @Mixin
+  private ThreadsOption threads;
+
+  @Option(names = "-C", description = "Exit 1, not 255, when the only errors are entries that could not be relabelled.")
+  private boolean countErrors;
+
+  @Option(names = "-q", description = "No effect (deprecated in setfiles, kept for scripts).")
+  private boolean quiet;
+
+  @Option(names = "-o", paramLabel = "FILE", hidden = true,
+      description = "No effect but a warning, as in setfiles ('-o option no longer supported').")
+  private List<String> outFiles = new ArrayList<>();
+
+  @Option(names = "-f", paramLabel = "FILE",
+      description = "Read the paths from FILE ('-' for standard input), one per line, instead of PATH arguments.")
+  private String inputFile;
+
+  @Option(names = "-s", description = "Read the paths from standard input (as -f -), without the hard link check.")
+  private boolean standardInput;
+
+  @Option(names = "-0", description = "With -f or -s, the paths are separated by NUL bytes, not newlines (no effect otherwise).")
+  private boolean nulSeparated;
+
+  @Option(names = "-d", description = "Print the context each entry's spec gives it: PATH matched by CONTEXT.")
+  private boolean printMatches;
+
+  @Option(names = "-D", description = "Use and store directory digests (security.sehash, as libselinux"
+      + " computes them): a directory whose digest equals the policy's is skipped with everything"
+      + " beneath it (\"Skipping restorecon on directory(PATH)\"); after a PATH is labelled without"
+      + " an error, its directories get the policy's digests. Not on tmpfs, ramfs or sysfs. With -r,"
+      + " digests are of the paths below the alternate root (setfiles 3.4 uses the whole path).")
+  private boolean digests;
+
+  @Option(names = "-I", description = "As -D, but check every entry whatever its directory's digest says.")
+  private boolean ignoreDigests;
+
+  // Accepted by setfiles but refused here, each with its reason (see the footer).
+  @Option(names = "-c", paramLabel = "POLICY", hidden = true)
+  private String binaryPolicy;
+
+  @Option(names = "-E", hidden = true)
+  private boolean conflictErrors;
+
+  @Option(names = "-l", hidden = true)
+  private boolean syslog;
+
+  @Mixin
+  private ProgressOptions progress;
+
+  @Mixin
+  private JsonOption json;
+
+  @Option(names = "-W",
+      description = "After the run, warn about every spec that matched no entry, as setfiles' selabel_stats does.")
+  private boolean warnNoMatch;
+
+  @Option(names = "-x", hidden = true)
+  private boolean oneFilesystem;
+
+  @Parameters(index = "0", paramLabel = "SPEC_FILE", description = "The file_contexts to label with.")
+  private String specFile;
+
+  @Parameters(index = "1..*", arity = "0..*", paramLabel = "PATH", description = "The trees and files to label.")
+  private List<String> paths = new ArrayList<>();
+
+  @Override
+  public Integer call() throws IOException, PolicyException {
+    refuseUnsupported();
+    return new SetfilesPipeline("setfiles", spec, PathLabeller.Mode.SETFILES)
+        .output(verbose, dryRun)
+        .paths(outFiles, alternateRoots, excludes)
+        .threads(() -> threads.count(1))
+        .roots(paths, inputFile, standardInput, nulSeparated)
+        .statistics(warnNoMatch, countErrors)
+        .specFile(specFile)
+        .engine(RelabelOptions.defaults()
+            .withForce(force)
+            .withUserRoleType(userRoleType)
+            .withDryRun(dryRun)
+            .withOneFilesystem(true)
+            .withIgnoreMissing(ignoreMissing)
+            .withCheckSeclabel(!noSeclabelCheck)
+            .withHardLinkCheck(!noHardLinkCheck && !standardInput)
+            .withSkipMultiLinked(skipMultiLinked)
+            .withRecurse(true)
+            .withReportUnusedSpecs(warnNoMatch)
+            .withLogMatches(printMatches)
+            .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
+                : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF))
+        .run(parent.io(), json, progress);
+  }
+
+  private void refuseUnsupported() {
+    String refused = null;
+    if (binaryPolicy != null) {
+      refused = "-c (check contexts against a binary policy) is not supported";
+    } else if (conflictErrors) {
+      refused = "-E (hard link conflicts as errors) is not supported";
+    } else if (syslog) {
+      refused = "-l (log changes to syslog) is not supported";
+    } else if (progress.setfilesFlag() && verbose) {
+      refused = "-p and -v are mutually exclusive (progress and verbose), as in setfiles";
+    } else if (oneFilesystem) {
+      refused = "-x is restorecon's option: setfiles never crosses mount points";
+    }
+    if (refused != null) {
+      throw new ParameterException(spec.commandLine(), refused);
+    }
+  }
+}

@@ -1,0 +1,254 @@
+package dev.relabel.cli.setfiles;
+
+import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.output.JsonOption;
+import dev.relabel.cli.output.ProgressOptions;
+import dev.relabel.cli.output.Reporting;
+import dev.relabel.cli.output.SetfilesOutput;
+import dev.relabel.match.LabelMatcher;
+import dev.relabel.nativeio.Errno;
+import dev.relabel.policy.PolicyException;
+import dev.relabel.policy.PolicyLoader;
+import dev.relabel.walk.NativeFileTree;
+import dev.relabel.walk.RelabelOptions;
+import dev.relabel.walk.Relabeler;
+import java.io.IOException;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntSupplier;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * setfiles.c's main() after getopt, for both of its names: {@link SetfilesCommand} and
+ * {@link RestoreconCommand} read their own options (their getopt strings differ) and hand this
+ * what they read; the differences that remain are data here: a spec file or the system's policy,
+ * {@link PathLabeller.Mode}, whether a PATH is required and whether -C applies. The checks run in
+ * setfiles' order, so that the first problem is the one reported.
+ */
+public final class SetfilesPipeline {
+  private final String name;
+  private final CommandSpec spec;
+  private final PathLabeller.Mode mode;
+  private boolean verbose;
+  private boolean dryRun;
+  private List<String> outFiles = List.of();
+  private List<String> alternateRoots = List.of();
+  private List<String> excludes = List.of();
+  private IntSupplier threads = () -> 1;
+  private String inputFile;
+  private boolean standardInput;
+  private boolean nulSeparated;
+  private List<String> paths = List.of();
+  private boolean warnNoMatch;
+  private boolean countErrors;
+  private String specFile;
+  private RelabelOptions engine = RelabelOptions.defaults();
+
+  /** setfiles.c run as {@code name} (its {@code argv[0]}), for usage errors against {@code spec}. */
+  public SetfilesPipeline(String name, CommandSpec spec, PathLabeller.Mode mode) {
+    this.name = name;
+    this.spec = spec;
+    this.mode = mode;
+  }
+
+  /** {@code -v} and {@code -n}. */
+  public SetfilesPipeline output(boolean verbose, boolean dryRun) {
+    this.verbose = verbose;
+    this.dryRun = dryRun;
+    return this;
+  }
+
+  /** {@code -o FILE}s (each only warned about), {@code -r ROOT}s and {@code -e DIR}s, as given. */
+  public SetfilesPipeline paths(List<String> outFiles, List<String> alternateRoots, List<String> excludes) {
+    this.outFiles = List.copyOf(outFiles);
+    this.alternateRoots = List.copyOf(alternateRoots);
+    this.excludes = List.copyOf(excludes);
+    return this;
+  }
+
+  /** {@code -T N}: read, and checked, after the -r and -e checks, where setfiles checks it. */
+  public SetfilesPipeline threads(IntSupplier threads) {
+    this.threads = threads;
+    return this;
+  }
+
+  /** The PATH arguments, or {@code -f FILE} / {@code -s} (with {@code -0}) to read them from. */
+  public SetfilesPipeline roots(List<String> paths, String inputFile, boolean standardInput, boolean nulSeparated) {
+    this.paths = List.copyOf(paths);
+    this.inputFile = inputFile;
+    this.standardInput = standardInput;
+    this.nulSeparated = nulSeparated;
+    return this;
+  }
+
+  /** {@code -W}, and setfiles' {@code -C} (restorecon has no -C: false). */
+  public SetfilesPipeline statistics(boolean warnNoMatch, boolean countErrors) {
+    this.warnNoMatch = warnNoMatch;
+    this.countErrors = countErrors;
+    return this;
+  }
+
+  /** setfiles' SPEC_FILE (a PATH is then required); without one, the system's policy, as restorecon. */
+  public SetfilesPipeline specFile(String specFile) {
+    this.specFile = specFile;
+    return this;
+  }
+
+  /** The engine's options the command's flags ask for; threads, excludes and the root are added here. */
+  public SetfilesPipeline engine(RelabelOptions engine) {
+    this.engine = engine;
+    return this;
+  }
+
+  /** The whole run: reporting, signals, the checks, the walk, and setfiles' exit status. */
+  public int run(Io parentIo, JsonOption json, ProgressOptions progress) throws IOException, PolicyException {
+    try (Reporting reporting = Reporting.start(parentIo, name, json, progress, verbose, dryRun)) {
+      SetfilesOutput output = new SetfilesOutput(reporting.io(), reporting.io().charset(), verbose);
+      int status;
+      try (SignalStop signals = SignalStop.install(Thread.currentThread())) {
+        status = run(reporting, output, signals);
+        if (signals.stopped()) {
+          status = signals.report(output, dryRun);
+        }
+      } finally {
+        output.flush();
+      }
+      return reporting.finish(status);
+    }
+  }
+
+  private int run(Reporting reporting, SetfilesOutput output, SignalStop signals) throws IOException, PolicyException {
+    Io io = reporting.io();
+    Charset charset = io.charset();
+    for (int i = 0; i < outFiles.size(); i++) {
+      output.error(SetfilesOutput.PREFIX + "-o option no longer supported\n");
+    }
+    String[] alternateRoot = new String[1];
+    Integer status = checkAlternateRoot(output, charset, alternateRoot);
+    List<String> excludedDirectories = new ArrayList<>();
+    if (status == null) {
+      status = SetfilesArgs.checkExcludes(excludes, output, charset, excludedDirectories);
+    }
+    if (status != null) {
+      return status;
+    }
+    int threadCount = threads.getAsInt();
+    boolean readList = inputFile != null || standardInput;
+    if (readList && !paths.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "PATH arguments cannot be mixed with -f or -s");
+    }
+    if (specFile != null && !readList && paths.isEmpty()) {
+      throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
+    }
+    RelabelOptions options = engine.withThreads(threadCount)
+        .withExcludes(excludedDirectories.stream().map(Path::of).toList());
+    if (alternateRoot[0] != null) {
+      options = options.withAlternateRoot(Path.of(alternateRoot[0]));
+    }
+    PathLabeller labeller;
+    if (specFile != null) {
+      status = checkSpecFile(output, charset);
+      if (status != null) {
+        return status;
+      }
+      LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(Path.of(specFile)));
+      if (signals.stopped()) {
+        return ExitStatus.SETFILES_FATAL; // replaced by the signal's status; nothing was labelled
+      }
+      Relabeler relabeler = new Relabeler(matcher, SystemPolicy.customizableTypes(), options, new NativeFileTree(),
+          reporting.listener(output));
+      labeller = new PathLabeller(charset, output, matcher, relabeler, mode, alternateRoot[0],
+          excludedDirectories, options.ignoreMissing(), warnNoMatch).reportingTo(reporting);
+    } else {
+      labeller = SystemPolicy.labeller(output, charset, options, mode, alternateRoot[0], excludedDirectories,
+          warnNoMatch, reporting);
+    }
+    labeller.stoppingWhen(signals::stopped);
+    signals.counting(labeller);
+    Glob glob = new Glob(charset);
+    List<String> patterns = paths;
+    if (readList) {
+      String file = standardInput ? "-" : inputFile;
+      byte[] list;
+      try {
+        list = file.equals("-") ? PathLabeller.readAll(io.in()) : Files.readAllBytes(Path.of(file));
+      } catch (IOException | InvalidPathException e) {
+        output.fatal("Unable to open " + file + ": " + PathLabeller.reason(e) + "\n");
+        return ExitStatus.SETFILES_FATAL;
+      }
+      patterns = PathLabeller.records(list, nulSeparated ? (byte) 0 : (byte) '\n', charset);
+    }
+    for (String pattern : patterns) {
+      if (signals.stopped()) {
+        break;
+      }
+      labeller.labelPattern(glob, pattern);
+    }
+    if (warnNoMatch && !signals.stopped()) {
+      labeller.warnUnusedSpecs();
+    }
+    output.flush();
+    if (output.hasFatal()) {
+      return ExitStatus.SETFILES_FATAL;
+    }
+    if (output.hasEntryErrors()) {
+      return countErrors ? ExitStatus.SETFILES_ERRORS : ExitStatus.SETFILES_FATAL;
+    }
+    return ExitStatus.OK;
+  }
+
+  /** setfiles' -r checks: the path must exist, be given once, and not be "/". */
+  private Integer checkAlternateRoot(SetfilesOutput output, Charset charset, String[] alternateRoot) {
+    for (int i = 0; i < alternateRoots.size(); i++) {
+      String root = alternateRoots.get(i);
+      PathLabeller.Lstat lstat = PathLabeller.lstat(charset, root);
+      if (lstat.failedOtherThanAccess()) {
+        output.fatal("Can't stat alt_root_path \"" + root + "\", " + lstat.reason() + "\n");
+        return ExitStatus.SETFILES_FATAL;
+      }
+      if (i > 0) {
+        output.fatal(SetfilesOutput.PREFIX + "only one -r can be specified\n");
+        return ExitStatus.SETFILES_FATAL;
+      }
+      if (root.equals("/")) {
+        output.fatal(SetfilesOutput.PREFIX + " invalid alt_rootpath: /\n");
+        return ExitStatus.SETFILES_FATAL;
+      }
+      try {
+        alternateRoot[0] = Path.of(root).toAbsolutePath().normalize().toString();
+      } catch (InvalidPathException e) {
+        output.fatal("Can't stat alt_root_path \"" + root + "\", " + e.getReason() + "\n");
+        return ExitStatus.SETFILES_FATAL;
+      }
+    }
+    return null;
+  }
+
+  /** setfiles stat()s the spec file: it must exist and be a regular file. */
+  private Integer checkSpecFile(SetfilesOutput output, Charset charset) {
+    Path file;
+    try {
+      file = Path.of(specFile);
+    } catch (InvalidPathException e) {
+      output.fatal(specFile + ": " + e.getReason() + "\n");
+      return ExitStatus.SETFILES_FATAL;
+    }
+    if (!Files.exists(file)) {
+      // Files.exists says no: lstat's words, or ENOENT's where lstat succeeds (a dangling symlink).
+      PathLabeller.Lstat lstat = PathLabeller.lstat(charset, specFile);
+      output.fatal(specFile + ": " + (lstat.failure() == null ? Errno.strerror(Errno.ENOENT) : lstat.reason()) + "\n");
+      return ExitStatus.SETFILES_FATAL;
+    }
+    if (!Files.isRegularFile(file)) {
+      output.fatal(SetfilesOutput.PREFIX + " spec file " + specFile + " is not a regular file.\n");
+      return ExitStatus.SETFILES_FATAL;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,312 @@
+package dev.relabel.cli.tar;
+
+import dev.relabel.cli.common.ThreadsOption;
+import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.cli.output.JsonOption;
+import dev.relabel.cli.output.Reporting;
+import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.archive.ArchiveException;
+import dev.relabel.archive.Codec;
+import dev.relabel.archive.DirectoryArchiver;
+import dev.relabel.archive.TarLabeller;
+import dev.relabel.archive.TarSource;
+import dev.relabel.match.LabelMatcher;
+import dev.relabel.policy.PolicyException;
+import dev.relabel.policy.PolicyLoader;
+import dev.relabel.report.ChangeSummary;
+import dev.relabel.report.RelabelListener;
+import dev.relabel.report.RelabelReport;
+import java.io.BufferedOutputStream;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.commons.io.output.CloseShieldOutputStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/**
+ * {@code relabel tar}: labels a tar stream (or a directory, archived on the way) from the policy
+ * alone, as any user, with no kernel extended attribute read or written: the image builder's
+ * path. The work is {@link TarLabeller}'s and {@link DirectoryArchiver}'s; this maps the command
+ * line onto them, picks the codecs and writes OUT whole or not at all.
+ */
+@Command(
+    name = "tar",
+    mixinStandardHelpOptions = true,
+    versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
+    sortOptions = false,
+    usageHelpWidth = 100,
+    description = {
+      "Label a tar archive (ustar, GNU or PAX; plain, gzip, xz or zstd, detected) as setfiles -F would label"
+          + " its extraction, without extracting it and without privileges: each member gets the context the"
+          + " policy gives its path (the archive's root as /) in a SCHILY.xattr.security.selinux PAX record,"
+          + " as GNU tar --xattrs writes it, replacing any such or RHT.security.selinux record; members the"
+          + " policy leaves alone keep theirs; everything else is copied byte for byte. IN and OUT default to"
+          + " standard input and output ('-' names them); OUT is written whole or not at all, compressed as"
+          + " its name says (.gz, .xz, .zst; standard output: as IN) unless --compress is given.",
+      "With -C DIR, archive DIR (as tar -C DIR -cf - .) with the policy's labels instead; DIR's own"
+          + " security attributes are never read or written.",
+      "With --check, write nothing and exit 1 when some member's label is not the policy's, with a summary.",
+    },
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:done (with --check: every label is the policy's)",
+      "1:an error (a usage error, an unusable policy, an unreadable or corrupt archive); with --check:"
+          + " some label differs",
+      "2:with --check only: no check could be made (an error)",
+    })
+public final class TarCommand implements Callable<Integer> {
+
+  @ParentCommand
+  private IoHost parent;
+
+  @Option(names = {"-f", "--file-contexts"}, paramLabel = "FILE_CONTEXTS",
+      description = "The policy (with its .local, .homedirs, .subs beside it). Default: the one"
+          + " ROOT/etc/selinux/config names.")
+  private Path fileContexts;
+
+  @Option(names = {"-r", "--root"}, paramLabel = "ROOT",
+      description = "Without -f, the policy is the one ROOT/etc/selinux/config names (the image's own). Default: /.")
+  private Path root;
+
+  @Option(names = {"-C", "--directory"}, paramLabel = "DIR",
+      description = "Archive DIR (as tar -C DIR -cf - .) instead of reading an archive; then the only"
+          + " parameter is OUT.")
+  private Path directory;
+
+  @Option(names = "--check", description = "Write no archive: report the members whose label is not the"
+      + " policy's and exit 1 when there are any.")
+  private boolean check;
+
+  @Option(names = "--compress", paramLabel = "CODEC",
+      description = "Compress OUT with CODEC: none, gzip, xz or zstd (default: from OUT's name; standard output: as IN).")
+  private String compress;
+
+  @Mixin
+  private ThreadsOption threads;
+
+  @Option(names = "--top", paramLabel = "N", defaultValue = "10",
+      description = "With --check: how many directories and transitions to list (default ${DEFAULT-VALUE}).")
+  private int top;
+
+  @Parameters(paramLabel = "IN_OUT", arity = "0..2", description = "[IN [OUT]], or with -C: [OUT].")
+  private List<String> files = new ArrayList<>();
+
+  @Mixin
+  private JsonOption json;
+
+  @Override
+  public Integer call() throws IOException, PolicyException {
+    String in = directory == null && !files.isEmpty() ? files.get(0) : "-";
+    String out = directory == null ? (files.size() > 1 ? files.get(1) : "-") : (files.isEmpty() ? "-" : files.get(0));
+    if (directory != null && files.size() > 1) {
+      throw new Failure("with -C DIR the only parameter is OUT (see 'relabel tar --help')");
+    }
+    if (check && (directory == null ? files.size() > 1 : !files.isEmpty())) {
+      throw new Failure("--check writes no archive: OUT is not taken (see 'relabel tar --help')");
+    }
+    if (json.enabled() && !check && out.equals("-")) {
+      throw new Failure("--json writes the report on standard output: give OUT, or --check (see 'relabel tar --help')");
+    }
+    Codec chosen = null;
+    if (compress != null) {
+      chosen = Codec.named(compress).orElseThrow(() -> new Failure("--compress " + compress
+          + ": not one of none, gzip, xz, zstd"));
+    }
+    try (Reporting reporting = Reporting.start(parent.io(), "tar", json, null, false, check)) {
+      if (!check) {
+        try {
+          return reporting.finish(label(reporting, in, out, chosen));
+        } catch (ArchiveException e) {
+          throw new Failure(shown(in) + ": " + e.getMessage(), e);
+        }
+      }
+      try {
+        return reporting.finish(check(reporting, in));
+      } catch (IOException | PolicyException | Failure e) {
+        String message = e instanceof PolicyException p ? String.join("\nrelabel: ",
+            p.errors().stream().map(Object::toString).toList())
+            : e instanceof ArchiveException ? shown(in) + ": " + e.getMessage() : e.getMessage();
+        reporting.io().err().write(("relabel: " + message + "\n").getBytes(reporting.io().charset()));
+        if (reporting.json() != null) {
+          reporting.json().error(null, 0, message);
+        }
+        return reporting.finish(ExitStatus.TAR_CHECK_ERROR);
+      }
+    }
+  }
+
+  private String shown(String in) {
+    return directory != null ? directory.toString() : in.equals("-") ? "standard input" : in;
+  }
+
+  private TarLabeller labeller(Reporting reporting, RelabelListener output) throws IOException, PolicyException {
+    Path base = root == null ? Path.of("/") : root;
+    Path policy = fileContexts != null ? fileContexts : PolicyLoader.systemFileContexts(base);
+    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
+    return TarLabeller.builder(matcher).threads(threads.count(0)).listener(reporting.listener(output)).build();
+  }
+
+  /** Prints hard-link conflicts as setfiles does. */
+  private static RelabelListener warnings(Io io, RelabelListener next) {
+    return new RelabelListener() {
+      @Override
+      public void changed(RelabelReport.Change change) {
+        next.changed(change);
+      }
+
+      @Override
+      public void warned(String message) {
+        try {
+          io.err().write(("relabel: " + message + "\n").getBytes(io.charset()));
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    };
+  }
+
+  private int check(Reporting reporting, String in) throws IOException, PolicyException {
+    Io io = reporting.io();
+    ChangeSummary summary = new ChangeSummary();
+    TarLabeller labeller = labeller(reporting, warnings(io, summary));
+    RelabelReport report;
+    if (directory != null) {
+      report = DirectoryArchiver.archive(directory, labeller, null);
+    } else {
+      try (Input input = Input.open(io, in)) {
+        report = labeller.check(input.source());
+      }
+    }
+    reporting.completed(report);
+    PrintStream text = new PrintStream(io.out(), true, io.charset());
+    text.printf(Locale.ROOT, "Check of %s:%n", shown(in));
+    text.printf(Locale.ROOT, "  %,d of %,d entries have a label other than the policy's (%,d left alone by it)%n",
+        report.relabeled(), report.visited(), report.unmatched());
+    if (report.relabeled() > 0) {
+      text.print(ChangeSummary.table("By directory", summary.byDirectory(), top));
+      text.print(ChangeSummary.table("By type (old -> new)", summary.byTransition(), top));
+    }
+    text.flush();
+    return report.relabeled() > 0 ? ExitStatus.TAR_DIFFERS : ExitStatus.OK;
+  }
+
+  private int label(Reporting reporting, String in, String out, Codec chosen) throws IOException, PolicyException {
+    Io io = reporting.io();
+    TarLabeller labeller = labeller(reporting, warnings(io, new RelabelListener() {}));
+    try (Input input = directory == null ? Input.open(io, in) : null) {
+      Codec codec = chosen != null ? chosen : !out.equals("-") ? Codec.forFileName(Path.of(out).getFileName().toString())
+          : input != null ? input.codec() : Codec.NONE;
+      RelabelReport report;
+      if (out.equals("-")) {
+        try (OutputStream compressed = codec.compress(CloseShieldOutputStream.wrap(io.out()))) {
+          report = write(labeller, input, compressed);
+        }
+      } else {
+        report = writeWhole(labeller, input, Path.of(out), codec);
+      }
+      reporting.completed(report);
+      return ExitStatus.OK;
+    }
+  }
+
+  private RelabelReport write(TarLabeller labeller, Input input, OutputStream out) throws IOException {
+    return directory != null ? DirectoryArchiver.archive(directory, labeller, out)
+        : labeller.label(input.source(), out);
+  }
+
+  /** Writes OUT through a temporary beside it, renamed over it only once complete. */
+  private RelabelReport writeWhole(TarLabeller labeller, Input input, Path out, Codec codec) throws IOException {
+    Path absolute = out.toAbsolutePath();
+    Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".part");
+    boolean done = false;
+    try {
+      RelabelReport report;
+      try (FileOutputStream file = new FileOutputStream(temporary.toFile())) {
+        BufferedOutputStream buffered = new BufferedOutputStream(file, 1 << 16);
+        // closing the compressed stream finishes it; the file stays open to be synced
+        try (OutputStream compressed = codec.compress(CloseShieldOutputStream.wrap(buffered))) {
+          report = write(labeller, input, compressed);
+        }
+        buffered.flush();
+        file.getFD().sync();
+      }
+      Files.setPosixFilePermissions(temporary, Files.exists(absolute)
+          ? Files.getPosixFilePermissions(absolute) : PosixFilePermissions.fromString("rw-r--r--"));
+      Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      done = true;
+      return report;
+    } finally {
+      if (!done) {
+        Files.deleteIfExists(temporary);
+      }
+    }
+  }
+
+  /**
+   * IN: a file, or standard input copied to a temporary file first (the labeller reads its input
+   * twice: once for the hard links, once to label).
+   */
+  private record Input(Path file, boolean temporary, Codec codec) implements AutoCloseable {
+    static Input open(Io io, String name) throws IOException {
+      Path file;
+      boolean temporary = name.equals("-");
+      if (temporary) {
+        file = Files.createTempFile("relabel-tar-", ".in");
+        try (OutputStream copy = Files.newOutputStream(file)) {
+          io.in().transferTo(copy);
+        } catch (IOException e) {
+          Files.deleteIfExists(file);
+          throw e;
+        }
+      } else {
+        file = Path.of(name);
+        if (!Files.isRegularFile(file)) {
+          throw new Failure(name + ": " + (Files.exists(file) ? "not a regular file" : "No such file or directory"));
+        }
+      }
+      Codec codec;
+      try (InputStream raw = new java.io.BufferedInputStream(new FileInputStream(file.toFile()))) {
+        codec = Codec.detect(raw).codec();
+      }
+      return new Input(file, temporary, codec);
+    }
+
+    TarSource source() {
+      TarSource source = TarSource.of(file);
+      String shown = temporary ? "standard input" : file.toString();
+      return () -> {
+        try {
+          return source.open();
+        } catch (IOException e) {
+          throw new IOException(shown + ": " + e.getMessage(), e);
+        }
+      };
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (temporary) {
+        Files.deleteIfExists(file);
+      }
+    }
+  }
+}

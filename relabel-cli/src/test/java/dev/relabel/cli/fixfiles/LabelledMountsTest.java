@@ -1,0 +1,48 @@
+package dev.relabel.cli.fixfiles;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Which filesystems the fixfiles verbs relabel, from mountinfo texts (fixfiles' get_*_labeled_mounts). */
+class LabelledMountsTest {
+  private static final String SELINUX = String.join("\n",
+      "22 27 0:21 / /proc rw,relatime - proc proc rw",
+      "23 27 0:22 / /sys rw,relatime - sysfs sysfs rw,seclabel",
+      "24 27 0:6 / /dev rw,relatime - devtmpfs devtmpfs rw,seclabel,size=1k",
+      "26 24 0:24 / /dev/pts rw,relatime - devpts devpts rw,seclabel,mode=600",
+      "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw,seclabel",
+      "28 27 254:1 / /boot ro,relatime - ext4 /dev/vda1 ro,seclabel",
+      "29 27 0:25 / /run rw,relatime - tmpfs tmpfs rw,seclabel",
+      "30 27 254:2 / /srv/my\\040data rw,relatime - xfs /dev/vdb rw,seclabel",
+      "31 27 254:3 / /mnt/usb rw,relatime - vfat /dev/sdb1 rw",
+      "32 27 254:4 / /home rw,relatime - ext4 /dev/vdc rw,seclabel",
+      "33 27 0:26 / /home rw,relatime - nfs server:/home rw",
+      "");
+
+  @Test
+  void withSeclabelTheMarkedMountsButWhatFixfilesFiltersOut() {
+    LabelledMounts mounts = LabelledMounts.of(SELINUX, "/");
+    assertEquals(List.of("/", "/srv/my data"), mounts.readWrite(),
+        "not /sys, devtmpfs is kept only if marked and not filtered, not devpts, tmpfs, vfat, nor /home (nfs on top)");
+    assertEquals(List.of("/boot"), mounts.readOnly());
+  }
+
+  @Test
+  void withoutSeclabelAnywhereTheFilesystemTypesThatHoldXattrLabels() {
+    String disabled = SELINUX.replace(",seclabel", "") + "34 27 254:5 / /data rw - ext4 /dev/vdd rw,context=system_u:object_r:tmp_t:s0\n";
+    LabelledMounts mounts = LabelledMounts.of(disabled, "/");
+    assertEquals(List.of("/", "/srv/my data"), mounts.readWrite(), "ext4 and xfs, not context= mounts");
+    assertEquals(List.of("/boot"), mounts.readOnly());
+  }
+
+  @Test
+  void underARootTheRootStandsForTheMountHoldingItAndOnlyMountsBelowCount() {
+    assertEquals(List.of("/srv", "/srv/my data"), LabelledMounts.of(SELINUX, "/srv").readWrite(),
+        "/srv stands for /, and /srv/my data is below it");
+    assertEquals(List.of("/srv/my data"), LabelledMounts.of(SELINUX, "/srv/my data").readWrite());
+    assertEquals(List.of(), LabelledMounts.of(SELINUX, "/run/user").readWrite(), "inside tmpfs: nothing");
+    assertEquals(List.of("/boot/efi"), LabelledMounts.of(SELINUX, "/boot/efi").readOnly());
+  }
+}

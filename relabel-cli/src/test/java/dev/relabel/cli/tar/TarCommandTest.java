@@ -1,0 +1,185 @@
+package dev.relabel.cli.tar;
+
+import dev.relabel.cli.Cli;
+import dev.relabel.cli.common.ExitStatus;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.TarTools;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code relabel tar} from the command line: IN and OUT as files and as standard streams, the
+ * codecs OUT's name or {@code --compress} choose, OUT written whole or not at all, {@code --check}
+ * with its summary, exit statuses and {@code --json}, and {@code -C DIR}. Archives made by GNU tar,
+ * read back by Python's tarfile and the codecs' own tools.
+ */
+class TarCommandTest {
+  @TempDir Path dir;
+  private Path tree;
+  private Path policy;
+  private Path archive;
+
+  @BeforeEach
+  void layout() throws Exception {
+    TarTools.require();
+    tree = Files.createDirectory(dir.resolve("tree"));
+    for (String file : List.of("etc/a.conf", "etc/b.conf", "var/log/syslog", "usr/bin/ls")) {
+      Files.createDirectories(tree.resolve(file).getParent());
+      Files.writeString(tree.resolve(file), file + "\n");
+    }
+    policy = dir.resolve("file_contexts");
+    Files.writeString(policy, String.join("\n",
+        "/.* system_u:object_r:default_t:s0",
+        "/etc(/.*)? system_u:object_r:etc_t:s0",
+        "/var/log(/.*)? system_u:object_r:var_log_t:s0",
+        "/usr/bin(/.*)? system_u:object_r:bin_t:s0", ""));
+    archive = dir.resolve("in.tar");
+    AttrTrees.check(List.of("tar", "--sort=name", "-cf", archive.toString(), "-C", tree.toString(), "."), dir);
+  }
+
+  private Cli.Result tar(byte[] stdin, String... args) {
+    String[] all = Stream.concat(Stream.of("tar", "-f", policy.toString()), Arrays.stream(args)).toArray(String[]::new);
+    return Cli.run(stdin, StandardCharsets.UTF_8, all);
+  }
+
+  @Test
+  void filesAndStandardStreamsGiveTheSameLabelledArchive() throws Exception {
+    Path out = dir.resolve("out.tar");
+    Cli.Result files = tar(new byte[0], archive.toString(), out.toString());
+    assertEquals(0, files.status(), files::toString);
+    assertEquals("", files.err());
+    Cli.Result streams = tar(Files.readAllBytes(archive));
+    assertEquals(0, streams.status(), streams::toString);
+    assertArrayEquals(Files.readAllBytes(out), streams.out());
+    Cli.Result dashes = tar(Files.readAllBytes(archive), "-", "-");
+    assertArrayEquals(streams.out(), dashes.out());
+    List<String> dump = TarTools.dump(out, dir);
+    assertEquals(TarTools.withoutLabels(TarTools.dump(archive, dir)), TarTools.withoutLabels(dump));
+    for (String line : dump) {
+      String name = new String(TarTools.nameOf(line), StandardCharsets.ISO_8859_1);
+      String expected = name.startsWith("./etc") ? "etc_t" : name.startsWith("./var/log") ? "var_log_t"
+          : name.startsWith("./usr/bin") ? "bin_t" : "default_t";
+      assertEquals("system_u:object_r:" + expected + ":s0\0", TarTools.labelOf(line), name);
+    }
+  }
+
+  @Test
+  void outputIsCompressedAsItsNameOrTheFlagSays() throws Exception {
+    Path plain = dir.resolve("plain.tar");
+    assertEquals(0, tar(new byte[0], archive.toString(), plain.toString()).status());
+    byte[] expected = Files.readAllBytes(plain);
+    for (String[] codec : new String[][] {{"gzip", "out.tar.gz"}, {"xz", "out.txz"}, {"zstd", "out.tar.zst"}}) {
+      Path out = dir.resolve(codec[1]);
+      Cli.Result r = tar(new byte[0], archive.toString(), out.toString());
+      assertEquals(0, r.status(), r::toString);
+      assertArrayEquals(expected, decompress(codec[0], out), codec[1]);
+      // --compress on standard output, and a compressed IN on standard input comes out compressed alike
+      Cli.Result flagged = tar(Files.readAllBytes(archive), "--compress", codec[0]);
+      Path flaggedOut = Files.write(dir.resolve("flagged-" + codec[1]), flagged.out());
+      assertArrayEquals(expected, decompress(codec[0], flaggedOut), codec[0]);
+      Cli.Result same = tar(Files.readAllBytes(out));
+      assertArrayEquals(expected, decompress(codec[0], Files.write(dir.resolve("same-" + codec[1]), same.out())));
+    }
+    Cli.Result bad = tar(new byte[0], "--compress", "lz4", archive.toString());
+    assertEquals(1, bad.status());
+    assertEquals("relabel: --compress lz4: not one of none, gzip, xz, zstd\n", bad.err());
+  }
+
+  private byte[] decompress(String codec, Path file) throws Exception {
+    Path out = dir.resolve(file.getFileName() + ".decompressed");
+    AttrTrees.check(List.of("sh", "-c", codec + " -dc < \"$1\" > \"$2\"", "sh", file.toString(), out.toString()), dir);
+    return Files.readAllBytes(out);
+  }
+
+  @Test
+  void aCorruptArchiveLeavesOutAsItWas() throws Exception {
+    Path out = Files.writeString(dir.resolve("out.tar"), "a good archive\n");
+    byte[] whole = Files.readAllBytes(archive);
+    Path truncated = Files.write(dir.resolve("truncated.tar"), Arrays.copyOf(whole, 3 * 512 + 100));
+    Cli.Result r = tar(new byte[0], truncated.toString(), out.toString());
+    assertEquals(1, r.status(), r::toString);
+    assertTrue(r.err().matches("relabel: " + truncated + ": member '\\./[^']+' at offset \\d+: the archive ends"
+        + " inside the member's data \\(truncated\\)\n"), r.err());
+    assertEquals("a good archive\n", Files.readString(out));
+    try (Stream<Path> left = Files.list(dir)) {
+      assertEquals(List.of(), left.filter(p -> p.getFileName().toString().endsWith(".part")).toList());
+    }
+    Cli.Result garbage = tar("not a tar archive at all".repeat(40).getBytes(StandardCharsets.US_ASCII));
+    assertEquals(1, garbage.status());
+    assertEquals("relabel: standard input: the first header at offset 0: bad header checksum (corrupt, or not a"
+        + " tar archive)\n", garbage.err());
+  }
+
+  @Test
+  void checkSummarisesAndExitsOneWhenALabelDiffers() throws Exception {
+    Cli.Result unlabelled = tar(new byte[0], "--check", archive.toString());
+    assertEquals(ExitStatus.TAR_DIFFERS, unlabelled.status(), unlabelled::toString);
+    String text = unlabelled.outLatin1();
+    assertTrue(text.startsWith("Check of " + archive + ":\n  10 of 10 entries have a label other than the policy's"
+        + " (0 left alone by it)\n"), text);
+    assertTrue(text.contains("By directory:\n"), text);
+    assertTrue(text.contains("         3  (unlabeled) -> etc_t\n"), text);
+    Path out = dir.resolve("out.tar");
+    assertEquals(0, tar(new byte[0], archive.toString(), out.toString()).status());
+    Cli.Result labelled = tar(new byte[0], "--check", out.toString());
+    assertEquals(0, labelled.status(), labelled::toString);
+    assertTrue(labelled.outLatin1().contains("  0 of 10 entries have a label other than the policy's"), labelled::toString);
+    Cli.Result broken = tar(Arrays.copyOf(Files.readAllBytes(archive), 700), "--check");
+    assertEquals(ExitStatus.TAR_CHECK_ERROR, broken.status(), broken::toString);
+
+    Cli.Result json = tar(new byte[0], "--check", "--json", archive.toString());
+    assertEquals(ExitStatus.TAR_DIFFERS, json.status(), json::toString);
+    JsonNode report = JsonMapper.builder().build().readTree(json.out());
+    assertEquals(10, report.get("counts").get("relabeled").asInt(), report::toString);
+    assertEquals(3, report.get("summary").get("byTransition").get(0).get("count").asInt(), report::toString);
+    assertTrue(json.err().contains("10 of 10 entries have a label other than the policy's"), json::toString);
+  }
+
+  @Test
+  void aDirectoryIsArchivedWithThePolicysLabelsAndItsOwnLeftAlone() throws Exception {
+    AttrTrees.requireTools(false);
+    AttrTrees.setLabel(tree.resolve("etc/a.conf"), "system_u:object_r:tmp_t:s0", dir);
+    Path out = dir.resolve("dir.tar");
+    Cli.Result r = tar(new byte[0], "-C", tree.toString(), out.toString());
+    assertEquals(0, r.status(), r::toString);
+    assertEquals("system_u:object_r:tmp_t:s0", AttrTrees.label(tree.resolve("etc/a.conf"), dir));
+    List<String> dump = TarTools.dump(out, dir);
+    assertEquals(10, dump.size(), dump::toString);
+    for (String line : dump) {
+      String name = new String(TarTools.nameOf(line), StandardCharsets.ISO_8859_1);
+      if (name.equals("./etc/a.conf")) {
+        assertEquals("system_u:object_r:etc_t:s0\0", TarTools.labelOf(line));
+      }
+    }
+    // the same members, in the same order, as GNU tar --sort=name writes them
+    assertEquals(TarTools.listing(archive, dir), TarTools.listing(out, dir));
+    Cli.Result check = tar(new byte[0], "--check", "-C", tree.toString());
+    assertEquals(ExitStatus.TAR_DIFFERS, check.status(), check::toString);
+  }
+
+  @Test
+  void usageErrors() {
+    Cli.Result json = tar(new byte[0], "--json", archive.toString());
+    assertEquals(1, json.status());
+    assertTrue(json.err().contains("--json writes the report on standard output: give OUT, or --check"), json::toString);
+    Cli.Result checkOut = tar(new byte[0], "--check", archive.toString(), "out.tar");
+    assertEquals(1, checkOut.status());
+    assertTrue(checkOut.err().contains("--check writes no archive"), checkOut::toString);
+    Cli.Result missing = tar(new byte[0], dir.resolve("absent.tar").toString(), dir.resolve("o.tar").toString());
+    assertEquals(1, missing.status());
+    assertTrue(missing.err().endsWith("absent.tar: No such file or directory\n"), missing::toString);
+  }
+}

@@ -1,0 +1,167 @@
+package dev.relabel.cli.tar;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.AttrTrees.Run;
+import dev.relabel.fixtures.TarTools;
+import dev.relabel.fixtures.oracle.Oracles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code relabel tar} (the installed launcher, run as the unprivileged user 65534) against
+ * Debian's {@code setfiles -F}: a copy of /etc, /usr/sbin and /usr/lib/systemd (plus a name that
+ * is not UTF-8, a name over 255 bytes, a FIFO, a device and a hard link under two specs) with
+ * scrambled labels is archived by GNU tar {@code --xattrs}; GNU tar extracts relabel's output
+ * with labels identical to those {@code setfiles -F -r} gives an extraction of the input; the
+ * members are otherwise identical and in order (GNU tar's {@code -tvv} listing; Python's
+ * {@code tarfile}: every field and a digest of the data). {@code relabel tar -C} of the copy
+ * gives the labels setfiles gives an extraction of a plain archive of it.
+ */
+class TarDifferentialIT {
+  private static final String[] SCRAMBLED = {
+    "system_u:object_r:tmp_t:s0",
+    "staff_u:staff_r:etc_t:s0-s0:c0.c3",
+    "unconfined_u:object_r:user_home_t:s0",
+    "system_u:object_r:bin_t:s0",
+    "not-a-context",
+  };
+  /** The hard link's names: the smallest name decides (setfiles takes the first it meets). */
+  private static final String LINK_SMALL = "etc/relabel-linked";
+  private static final String LINK_LARGE = "usr/sbin/relabel-linked";
+
+  @TempDir
+  static Path base;
+  private static Path copy;
+  private static Path input;
+
+  @BeforeAll
+  static void archiveAScrambledTree() throws Exception {
+    AttrTrees.requireTools(true);
+    TarTools.require();
+    Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path template = base.resolve("template");
+    for (String source : List.of("/etc", "/usr/sbin", "/usr/lib/systemd")) {
+      Path target = template.resolve(source.substring(1)).getParent();
+      Files.createDirectories(target);
+      AttrTrees.check(List.of("cp", "-a", "--no-preserve=xattr", source, target.toString()), base);
+    }
+    AttrTrees.touchRaw(template.resolve("etc"), "caf\u00e9-\u00ff.conf", base);
+    Path deep = Files.createDirectories(template.resolve("etc/" + "d".repeat(150) + "/" + "e".repeat(150)));
+    Files.writeString(deep.resolve("long-named.conf"), "x\n");
+    AttrTrees.check(List.of("mkfifo", template.resolve("etc/relabel-fifo").toString()), base);
+    AttrTrees.check(List.of("mknod", template.resolve("etc/relabel-null").toString(), "c", "1", "3"), base);
+    Files.writeString(template.resolve(LINK_LARGE), "#!/bin/sh\n");
+    Files.createLink(template.resolve(LINK_SMALL), template.resolve(LINK_LARGE));
+    Random random = new Random(20261201);
+    Map<String, String> scramble = new LinkedHashMap<>();
+    for (String relative : AttrTrees.entries(template, base)) {
+      int choice = random.nextInt(SCRAMBLED.length + 1);
+      if (choice < SCRAMBLED.length) {
+        scramble.put(relative, SCRAMBLED[choice]);
+      }
+    }
+    copy = AttrTrees.labelledCopy(template, base.resolve("copy"), AttrTrees.restoreDump(scramble), base);
+    input = base.resolve("input.tar");
+    AttrTrees.check(List.of("tar", "--xattrs", "--xattrs-include=*", "-cf", input.toString(), "-C", copy.toString(),
+        "."), base);
+    Files.setPosixFilePermissions(input, PosixFilePermissions.fromString("rw-r--r--"));
+  }
+
+  @AfterAll
+  static void removeCopies() throws Exception {
+    if (base != null && Files.isDirectory(base)) {
+      AttrTrees.run(List.of("sh", "-c", "rm -rf -- \"$1\"/*", "sh", base.toString()), base.getParent());
+    }
+  }
+
+  @Test
+  void unprivilegedRelabelGivesSetfilesLabelsAndKeepsEveryMember() throws Exception {
+    Path outDir = Files.createDirectory(base.resolve("out"));
+    AttrTrees.check(List.of("chown", "65534:65534", outDir.toString()), base);
+    Path output = outDir.resolve("labelled.tar");
+    Run run = AttrTrees.run(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+        launcher(), "tar", "-T", "2", "-f", Oracles.DEBIAN_FILE_CONTEXTS.toString(), input.toString(),
+        output.toString()), base);
+    assertEquals(0, run.status(), run::toString);
+    assertEquals("relabel: conflicting specifications for /" + LINK_LARGE + " and /" + LINK_SMALL + ", using "
+        + "system_u:object_r:etc_t:s0.\n", run.err());
+
+    // Every member as it was, in order, but for its label.
+    assertEquals(TarTools.listing(input, base), TarTools.listing(output, base));
+    List<String> before = TarTools.dump(input, base);
+    List<String> after = TarTools.dump(output, base);
+    assertEquals(TarTools.withoutLabels(before), TarTools.withoutLabels(after));
+    assertTrue(before.size() > 1_500, "tree too small: " + before.size());
+
+    // setfiles -F on an extraction of the input: the reference labels.
+    Path reference = extract(input, "reference");
+    Run setfiles = AttrTrees.run(List.of(AttrTrees.SETFILES.toString(), "-F", "-r", reference.toString(),
+        Oracles.DEBIAN_FILE_CONTEXTS.toString(), reference.toString()), base);
+    assertTrue(setfiles.status() == 0 || setfiles.status() == 1, setfiles::toString);
+    assertSameLabels(AttrTrees.labels(reference, base), AttrTrees.labels(extract(output, "ours"), base));
+  }
+
+  @Test
+  void archivingTheDirectoryGivesSetfilesLabels() throws Exception {
+    Path output = base.resolve("from-directory.tar");
+    Map<String, String> labelsBefore = AttrTrees.labels(copy, base);
+    Run run = AttrTrees.run(List.of(launcher(), "tar", "-f", Oracles.DEBIAN_FILE_CONTEXTS.toString(), "-C",
+        copy.toString(), output.toString()), base);
+    assertEquals(0, run.status(), run::toString);
+    assertEquals(labelsBefore, AttrTrees.labels(copy, base), "the directory's labels must not change");
+    // the reference: a plain archive of the directory (no labels), extracted, then setfiles -F
+    Path plain = base.resolve("plain.tar");
+    AttrTrees.check(List.of("tar", "--sort=name", "-cf", plain.toString(), "-C", copy.toString(), "."), base);
+    Path reference = extract(plain, "reference-plain");
+    AttrTrees.run(List.of(AttrTrees.SETFILES.toString(), "-F", "-r", reference.toString(),
+        Oracles.DEBIAN_FILE_CONTEXTS.toString(), reference.toString()), base);
+    assertSameLabels(AttrTrees.labels(reference, base), AttrTrees.labels(extract(output, "ours-directory"), base));
+    // and its members are GNU tar's, but for the PAX label records
+    List<String> ours = new ArrayList<>(List.of(TarTools.listing(output, base).split("\n")));
+    List<String> tars = new ArrayList<>(List.of(TarTools.listing(plain, base).split("\n")));
+    assertEquals(tars, ours);
+  }
+
+  private static void assertSameLabels(Map<String, String> expected, Map<String, String> actual) {
+    assertEquals(expected.keySet(), actual.keySet());
+    List<String> differences = new ArrayList<>();
+    for (String path : expected.keySet()) {
+      if (path.equals(LINK_SMALL) || path.equals(LINK_LARGE)) {
+        continue; // setfiles labels the inode by whichever name it meets first; relabel by the smallest
+      }
+      if (!expected.get(path).equals(actual.get(path))) {
+        differences.add(path + ": setfiles " + expected.get(path) + ", relabel tar " + actual.get(path));
+      }
+    }
+    assertEquals(List.of(), differences.subList(0, Math.min(30, differences.size())),
+        differences.size() + " of " + expected.size() + " entries differ");
+    assertEquals(AttrTrees.hex("system_u:object_r:etc_t:s0"), actual.get(LINK_LARGE));
+    assertEquals(AttrTrees.hex("system_u:object_r:etc_t:s0"), actual.get(LINK_SMALL));
+  }
+
+  private static Path extract(Path archive, String name) throws Exception {
+    Path into = Files.createDirectory(base.resolve(name));
+    AttrTrees.check(List.of("tar", "--xattrs", "--xattrs-include=*", "--numeric-owner", "-xpf", archive.toString(),
+        "-C", into.toString()), base);
+    return into;
+  }
+
+  private static String launcher() {
+    String launcher = System.getProperty("relabel.launcher");
+    assertTrue(launcher != null && !launcher.isEmpty(), "system property relabel.launcher is not set (run by failsafe)");
+    return launcher;
+  }
+}

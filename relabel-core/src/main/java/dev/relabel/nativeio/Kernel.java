@@ -1,0 +1,105 @@
+package dev.relabel.nativeio;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * What a walk and a host ask of the kernel, and all they may ask: directory entries, status,
+ * labels and digests, filesystem counts, a notify datagram, a terminal test and sync. Every entry
+ * is reached through its directory's descriptor ({@code *at} calls with
+ * {@code AT_SYMLINK_NOFOLLOW}), so a path component swapped for a symlink is never followed.
+ *
+ * <p>A failed call throws a {@link NativeIoException}, a typed subclass for each errno a caller
+ * reacts to ({@link NativeIoException.NoSuchEntryException}, ...): errno numbers are turned into
+ * exceptions here, in one place, and nothing above compares them. The JNA bindings behind it are
+ * package-private. Names may be given with or without their NUL; the walk passes the names
+ * {@link #readDirectory} gave, and no call copies them.
+ */
+public interface Kernel {
+  /** {@code AT_FDCWD}: resolve relative to the working directory. */
+  int AT_FDCWD = -100;
+
+  /** {@code d_type} values of {@code getdents64}, as {@link DirEntry#type()} holds them. */
+  int DT_UNKNOWN = 0;
+  int DT_FIFO = 1;
+  int DT_CHR = 2;
+  int DT_DIR = 4;
+  int DT_BLK = 6;
+  int DT_REG = 8;
+  int DT_LNK = 10;
+  int DT_SOCK = 12;
+
+  /** The running Linux kernel (x86-64 or aarch64), through JNA's direct mapping. */
+  static Kernel linux() {
+    return LinuxKernel.INSTANCE;
+  }
+
+  /** A NUL-terminated copy of {@code bytes}, as C wants its strings. */
+  static byte[] nul(byte[] bytes) {
+    return Arrays.copyOf(bytes, bytes.length + 1);
+  }
+
+  /** The empty name, meaning "the descriptor itself". */
+  static byte[] self() {
+    return new byte[] {0};
+  }
+
+  /**
+   * Opens the directory {@code name} under {@code dirfd} without following a symlink: a symlink
+   * or non-directory fails with a {@link NativeIoException.NotFollowedException}.
+   *
+   * @param path the full path, for error messages only
+   */
+  int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException;
+
+  /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */
+  void close(int fd);
+
+  /** Every entry of the open directory {@code fd} but "." and "..", in the order the kernel gives. */
+  List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException;
+
+  /** The status of {@code name} under {@code dirfd}, not following a symlink; an empty name is {@code dirfd}. */
+  FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException;
+
+  /**
+   * lstat(2) of a whole path (without its NUL), relative to the working directory; the empty path
+   * fails as lstat fails it, with a {@link NativeIoException.NoSuchEntryException}.
+   */
+  FileStat lstat(byte[] path) throws NativeIoException;
+
+  /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */
+  long filesystemType(int fd, byte[] path) throws NativeIoException;
+
+  /**
+   * The inodes in use on the filesystem holding {@code path} (NUL-terminated), {@code f_files -
+   * f_ffree} of statfs(2); 0 when the filesystem does not count inodes.
+   */
+  long inodesInUse(byte[] path, byte[] shown) throws NativeIoException;
+
+  /** The raw value of {@code security.selinux} on {@code name} under {@code dirfd}; null when it has none. */
+  byte[] getLabel(int dirfd, byte[] name, byte[] path) throws NativeIoException;
+
+  /** Sets {@code security.selinux} on {@code name} under {@code dirfd}, not following a symlink. */
+  void setLabel(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException;
+
+  /** The raw value of {@code security.sehash}, libselinux's directory digest; null when it has none. */
+  byte[] getDigest(int dirfd, byte[] name, byte[] path) throws NativeIoException;
+
+  /** Sets {@code security.sehash} on {@code name} under {@code dirfd}. */
+  void setDigest(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException;
+
+  /**
+   * Sends {@code message} as one datagram to the Unix socket {@code socketPath} (a leading '@'
+   * names an abstract socket), never blocking: the systemd notification protocol.
+   */
+  void sendDatagram(byte[] socketPath, byte[] message) throws NativeIoException;
+
+  /** Whether {@code fd} is a terminal (isatty(3)). */
+  boolean isTerminal(int fd);
+
+  /** {@code sync(2)}: every filesystem's dirty data to disk (before a reboot). */
+  void syncAll();
+
+  /** Whether label calls use {@code getxattrat}/{@code setxattrat} (false after ENOSYS). */
+  boolean usesXattrAt();
+}

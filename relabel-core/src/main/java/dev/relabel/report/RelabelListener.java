@@ -1,0 +1,62 @@
+package dev.relabel.report;
+
+/**
+ * Receives what a run does, from the worker threads, as it happens. Implementations must be
+ * thread-safe; the walker calls them only for changes and errors, never once per unchanged file.
+ */
+public interface RelabelListener {
+  /** A label was (or, in a dry run, would be) changed. {@code from} is null for an unlabeled entry. */
+  default void changed(RelabelReport.Change change) {}
+
+  /**
+   * With {@link RelabelOptions#logMatches}: the context the policy gives {@code path}, before the
+   * rules decide what to write ({@code setfiles -d}'s "PATH matched by CONTEXT").
+   */
+  default void matched(byte[] path, String context) {}
+
+  /** An entry could not be handled; the walk goes on. */
+  default void failed(RelabelReport.Failure failure) {}
+
+  /**
+   * Progress: a worker has decided {@code entries} more entries since its last tick. Each worker
+   * ticks on its own every {@value Walk#TICK} entries, so the listener sums ticks (a
+   * {@code LongAdder} keeps that uncontended); the final count is the report's.
+   */
+  default void progress(long entries) {}
+
+  /**
+   * With directory digests: the directory {@code path} was skipped, itself and everything beneath,
+   * because its stored digest says the policy labels it as when it was last labelled.
+   */
+  default void skippedUnchanged(byte[] path) {}
+
+  /**
+   * An entry whose customizable type was kept ({@code PATH not reset as customized by admin to
+   * CONTEXT}). The path is bytes, as a name may not be text; by default it becomes a
+   * {@link #warned} notice with the path decoded as UTF-8.
+   */
+  default void keptCustomized(byte[] path, String context) {
+    warned(utf8(path) + " not reset as customized by admin to " + context);
+  }
+
+  /**
+   * Names of one inode that the policy labels differently: {@code other} gets {@code context}, the
+   * label of {@code decider} (its smallest name). By default a {@link #warned} notice as setfiles
+   * words it, the paths decoded as UTF-8.
+   */
+  default void conflicted(byte[] other, byte[] decider, String context) {
+    warned("conflicting specifications for " + utf8(other) + " and " + utf8(decider) + ", using "
+        + context + ".");
+  }
+
+  /** A notice that is not a failure (a digest that could not be stored, ...). */
+  default void warned(String message) {}
+
+  /** A listener that ignores everything. */
+  RelabelListener NONE = new RelabelListener() {};
+
+  /** A path decoded as UTF-8, for a message (as the walk's own messages decode it). */
+  private static String utf8(byte[] path) {
+    return new String(path, java.nio.charset.StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,49 @@
+package dev.relabel.report;
+
+import dev.relabel.policy.Spec;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What a run did: counts merged from every worker, and each failure with its path and errno.
+ *
+ * @param visited entries whose label was decided
+ * @param relabeled entries whose label changed (or would, in a dry run)
+ * @param unmatched entries no spec matched, or whose spec says {@code <<none>>}
+ * @param failures every entry that could not be handled
+ * @param cancelled whether the run was interrupted before it finished
+ * @param unusedSpecs with {@link RelabelOptions#reportUnusedSpecs}, the specs that decided no
+ *     entry, in libselinux's order ({@code setfiles -W}); otherwise empty
+ */
+public record RelabelReport(long visited, long relabeled, long unmatched, List<Failure> failures, boolean cancelled,
+    Duration elapsed, List<Spec> unusedSpecs) {
+  public RelabelReport {
+    failures = List.copyOf(failures);
+    unusedSpecs = List.copyOf(unusedSpecs);
+  }
+
+  /** One label change. */
+  public record Change(byte[] path, String from, String to, boolean applied) {
+    /** The path as text (bytes that are not UTF-8 are replaced), for messages. */
+    public String pathText() {
+      return new String(path, StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * One entry that could not be handled.
+   *
+   * @param errno the errno, or 0 when the failure is not a system call's
+   */
+  public record Failure(byte[] path, int errno, String message) {
+    public String pathText() {
+      return new String(path, StandardCharsets.UTF_8);
+    }
+  }
+
+  /** Whether every entry was handled. */
+  public boolean succeeded() {
+    return failures.isEmpty() && !cancelled;
+  }
+}
