@@ -11,6 +11,7 @@ import dev.relabel.cli.fixfiles.CheckVerb;
 import dev.relabel.cli.fixfiles.OnbootVerb;
 import dev.relabel.cli.fixfiles.RelabelVerb;
 import dev.relabel.cli.fixfiles.RestoreVerb;
+import dev.relabel.cli.lookup.CompileCommand;
 import dev.relabel.cli.lookup.DemoCommand;
 import dev.relabel.cli.lookup.LookupCommand;
 import dev.relabel.cli.lookup.PlanCommand;
@@ -81,7 +82,7 @@ public class RelabelCommand implements Runnable, IoHost {
    */
   @Command(subcommands = {DemoCommand.class, LookupCommand.class, SetfilesCommand.class, RestoreconCommand.class,
       ChconCommand.class, RestoreVerb.class, CheckVerb.class, CheckVerb.Verify.class, RelabelVerb.class, OnbootVerb.class,
-      AutorelabelVerb.class, PlanCommand.class, TarCommand.class, HelpCommand.class})
+      AutorelabelVerb.class, PlanCommand.class, CompileCommand.class, TarCommand.class, HelpCommand.class})
   public static final class WithEveryVerb extends RelabelCommand {
     public WithEveryVerb() {
       super(Io.system());

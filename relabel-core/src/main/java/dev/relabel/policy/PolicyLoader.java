@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Loads a policy's file contexts the way libselinux's file backend does: {@code FILE}, then
@@ -25,15 +26,22 @@ public final class PolicyLoader {
   /** The policy type libselinux assumes when the configuration names none. */
   public static final String DEFAULT_POLICY_TYPE = "targeted";
 
-  private final boolean checkDuplicates;
+  /** Where a warning goes by default: standard error, as libselinux's default log callback writes. */
+  private static final Consumer<String> STANDARD_ERROR = message -> System.err.println("relabel: " + message);
 
-  private PolicyLoader(boolean checkDuplicates) {
+  private final boolean checkDuplicates;
+  private final boolean useCompiled;
+  private final Consumer<String> warnings;
+
+  private PolicyLoader(boolean checkDuplicates, boolean useCompiled, Consumer<String> warnings) {
     this.checkDuplicates = checkDuplicates;
+    this.useCompiled = useCompiled;
+    this.warnings = warnings;
   }
 
   /** A loader that accepts duplicate specs, as {@code selabel_open} without validation does. */
   public static PolicyLoader lenient() {
-    return new PolicyLoader(false);
+    return new PolicyLoader(false, true, STANDARD_ERROR);
   }
 
   /**
@@ -41,15 +49,49 @@ public final class PolicyLoader {
    * with {@code SELABEL_OPT_VALIDATE}) does.
    */
   public static PolicyLoader validating() {
-    return new PolicyLoader(true);
+    return new PolicyLoader(true, true, STANDARD_ERROR);
   }
 
-  /** Loads {@code fileContexts} and the files libselinux loads beside it. */
+  /**
+   * This loader, reading the text files even where a fresh compiled policy ({@link PolicyCache})
+   * lies beside them: for tests that hold the two to each other, and for {@code relabel compile}.
+   */
+  public PolicyLoader ignoringCompiled() {
+    return new PolicyLoader(checkDuplicates, false, warnings);
+  }
+
+  /**
+   * This loader, telling {@code warnings} (instead of standard error) why a compiled policy beside
+   * the files was not used: stale, corrupt, from another version, or not to be trusted.
+   */
+  public PolicyLoader warningsTo(Consumer<String> warnings) {
+    return new PolicyLoader(checkDuplicates, useCompiled, java.util.Objects.requireNonNull(warnings));
+  }
+
+  /**
+   * Loads {@code fileContexts} and the files libselinux loads beside it: from the compiled policy
+   * {@code FILE.relabel} when it is there, trusted and fresh (see {@link PolicyCache}); otherwise,
+   * with a warning when one was there, from the text files.
+   */
   public Policy load(Path fileContexts) throws PolicyException {
+    if (useCompiled) {
+      java.util.Optional<Policy> compiled = PolicyCache.read(fileContexts, warnings);
+      if (compiled.isPresent()) {
+        return compiled.get();
+      }
+    }
+    return loadText(fileContexts, null);
+  }
+
+  /**
+   * Loads the text files; with {@code stamps}, records in it, by suffix, what each file was
+   * when it was read (for a compiled policy of what this load read).
+   */
+  Policy loadText(Path fileContexts, Map<String, SourceStamp> stamps) throws PolicyException {
     List<PolicyError> errors = new ArrayList<>();
     List<Spec> specs = new ArrayList<>();
     Map<String, PcrePattern> compiled = new HashMap<>();
-    byte[] base = read(fileContexts, true, errors);
+    byte[] base = read(fileContexts, "", true, errors, stamps);
     if (base != null) {
       List<Spec> baseSpecs = SpecParser.parse(fileContexts, base, Origin.BASE, errors, compiled);
       if (checkDuplicates) {
@@ -59,13 +101,13 @@ public final class PolicyLoader {
     }
     for (Origin origin : List.of(Origin.HOMEDIRS, Origin.LOCAL)) {
       Path file = sibling(fileContexts, origin.suffix());
-      byte[] content = read(file, false, errors);
+      byte[] content = read(file, origin.suffix(), false, errors, stamps);
       if (content != null) {
         specs.addAll(SpecParser.parse(file, content, origin, errors, compiled));
       }
     }
-    List<PathAlias> local = aliases(sibling(fileContexts, ".subs"), errors);
-    List<PathAlias> dist = aliases(sibling(fileContexts, ".subs_dist"), errors);
+    List<PathAlias> local = aliases(sibling(fileContexts, ".subs"), ".subs", errors, stamps);
+    List<PathAlias> dist = aliases(sibling(fileContexts, ".subs_dist"), ".subs_dist", errors, stamps);
     if (!errors.isEmpty()) {
       throw new PolicyException(errors);
     }
@@ -120,14 +162,28 @@ public final class PolicyLoader {
     return c == ' ' || c == '\t' || c == '\n' || c == 0x0b || c == '\f' || c == '\r';
   }
 
-  private static Path sibling(Path file, String suffix) {
+  static Path sibling(Path file, String suffix) {
     return file.resolveSibling(file.getFileName() + suffix);
   }
 
-  private static byte[] read(Path file, boolean required, List<PolicyError> errors) {
+  private static byte[] read(Path file, String suffix, boolean required, List<PolicyError> errors,
+      Map<String, SourceStamp> stamps) {
     try {
-      return Files.readAllBytes(file);
+      if (stamps == null) {
+        return Files.readAllBytes(file);
+      }
+      // The times before the bytes: a write between the two leaves a stamp that no longer matches.
+      SourceStamp.Stat stat = SourceStamp.stat(file);
+      byte[] content = stat.present() ? Files.readAllBytes(file) : null;
+      stamps.put(suffix, SourceStamp.of(suffix, stat, content, System.currentTimeMillis() * 1_000_000L));
+      if (content == null) {
+        throw new NoSuchFileException(file.toString());
+      }
+      return content;
     } catch (NoSuchFileException e) {
+      if (stamps != null) {
+        stamps.put(suffix, SourceStamp.of(suffix, SourceStamp.Stat.ABSENT, null, 0));
+      }
       if (required) {
         errors.add(new PolicyError(file, 0, "No such file or directory"));
       }
@@ -138,7 +194,7 @@ public final class PolicyLoader {
     }
   }
 
-  private static String describe(IOException e) {
+  static String describe(IOException e) {
     String message = e.getMessage();
     return e.getClass().getSimpleName().replace("Exception", "").toLowerCase(Locale.ROOT)
         + (message == null ? "" : ": " + message);
@@ -176,8 +232,9 @@ public final class PolicyLoader {
    * {@code #} a comment, fields after the second ignored, a line of fewer than two fields skipped.
    * A NUL byte ends a field like a space does.
    */
-  private static List<PathAlias> aliases(Path file, List<PolicyError> errors) {
-    byte[] content = read(file, false, errors);
+  private static List<PathAlias> aliases(Path file, String suffix, List<PolicyError> errors,
+      Map<String, SourceStamp> stamps) {
+    byte[] content = read(file, suffix, false, errors, stamps);
     List<PathAlias> aliases = new ArrayList<>();
     if (content == null) {
       return aliases;

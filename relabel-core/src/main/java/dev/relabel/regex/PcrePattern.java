@@ -19,10 +19,18 @@ public final class PcrePattern {
   static final int FLAGS = Pattern.DOTALL;
 
   private final String source;
-  private final Pattern pattern;
+  /** What {@link #source} translates to in java.util.regex syntax. */
+  private final String translation;
+  /**
+   * Compiled on first use when made by {@link #ofTranslation}: a run that loads a compiled policy
+   * compiles only the expressions its lookups reach. A racy first use may compile twice; both
+   * results are equal and immutable, so no lock is taken on the lookup path.
+   */
+  private volatile Pattern pattern;
 
-  private PcrePattern(String source, Pattern pattern) {
+  private PcrePattern(String source, String translation, Pattern pattern) {
     this.source = source;
+    this.translation = translation;
     this.pattern = pattern;
   }
 
@@ -30,7 +38,7 @@ public final class PcrePattern {
   public static PcrePattern compile(String pcre) throws PcreSyntaxException {
     String java = PcreTranslator.translate(pcre);
     try {
-      return new PcrePattern(pcre, Pattern.compile(java, FLAGS));
+      return new PcrePattern(pcre, java, Pattern.compile(java, FLAGS));
     } catch (PatternSyntaxException e) {
       throw new PcreSyntaxException(e.getDescription(), Math.max(0, e.getIndex()));
     } catch (StackOverflowError e) {
@@ -52,6 +60,22 @@ public final class PcrePattern {
     return Optional.of(compile("^" + regex + "$"));
   }
 
+  /**
+   * A pattern whose translation was made (and checked: it compiled) earlier, by this version of
+   * relabel, and stored in a compiled policy: it is compiled again on first use only.
+   *
+   * @param pcre the PCRE2 pattern
+   * @param translation what {@link #translation()} returned for it
+   */
+  public static PcrePattern ofTranslation(String pcre, String translation) {
+    return new PcrePattern(pcre, translation, null);
+  }
+
+  /** The java.util.regex source this pattern runs as. */
+  public String translation() {
+    return translation;
+  }
+
   /** The PCRE2 pattern this was compiled from. */
   public String source() {
     return source;
@@ -59,17 +83,23 @@ public final class PcrePattern {
 
   /** The java.util.regex pattern that stands for it. */
   public Pattern javaPattern() {
-    return pattern;
+    Pattern compiled = pattern;
+    if (compiled == null) {
+      // It compiled when it was stored; failing now means the compiled policy lied.
+      compiled = Pattern.compile(translation, FLAGS);
+      pattern = compiled;
+    }
+    return compiled;
   }
 
   /** Whether the pattern matches somewhere in {@code subject}, as an unanchored pcre2_match does. */
   public boolean find(CharSequence subject) {
-    return pattern.matcher(subject).find();
+    return javaPattern().matcher(subject).find();
   }
 
   /** A reusable matcher, for callers that match many subjects on one thread. */
   public Matcher matcher(CharSequence subject) {
-    return pattern.matcher(subject);
+    return javaPattern().matcher(subject);
   }
 
   @Override

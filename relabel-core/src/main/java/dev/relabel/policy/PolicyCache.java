@@ -1,0 +1,366 @@
+package dev.relabel.policy;
+
+import dev.relabel.regex.PcrePattern;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+
+/**
+ * A compiled policy: {@code FILE.relabel} beside {@code file_contexts}, as libselinux keeps
+ * {@code file_contexts.bin} beside it. It holds what every start would otherwise recompute: the
+ * parsed and validated specs of the five files, the path aliases, and the java.util.regex
+ * translation of every expression that needs one (compiled on first use only); and, to know when
+ * it no longer holds, a {@link SourceStamp} of each file it came from.
+ *
+ * <p>{@link #compile} writes one (whole or not at all: a temporary file in the same directory,
+ * synced, then renamed over the old one); {@link PolicyLoader#load} reads it when it is trusted
+ * and fresh and otherwise, with a warning, ignores it and reads the text: a cache that is stale
+ * (a source changed, appeared or vanished), truncated or corrupt (its CRC-32C does not match),
+ * written by another relabel or format, or not owned by root (or the user running relabel) or
+ * writable by group or others, is never used. A compiled policy exists only for a policy that
+ * loads without error in {@link PolicyLoader#validating()} mode, so either loader may use it.
+ *
+ * <p>Layout (big-endian): magic, format, relabel's version, the stamps, a string table, the local
+ * and dist aliases, the translations, the specs, and the CRC-32C of everything before it.
+ */
+public final class PolicyCache {
+  /** What follows {@code file_contexts}' name in the compiled policy's. */
+  public static final String SUFFIX = ".relabel";
+
+  private static final byte[] MAGIC = "relabel compiled file_contexts\n".getBytes(StandardCharsets.US_ASCII);
+  /** Bumped at every change of the layout or of what a field means. */
+  static final int FORMAT = 1;
+
+  private PolicyCache() {}
+
+  /** The compiled policy of {@code fileContexts}: {@code FILE.relabel} beside it. */
+  public static Path fileFor(Path fileContexts) {
+    return PolicyLoader.sibling(fileContexts, SUFFIX);
+  }
+
+  /** What {@link #compile} did. */
+  public record Compiled(Path file, int specs, int expressions, long bytes) {}
+
+  /**
+   * Loads {@code fileContexts} from its text files, validating as setfiles does, and writes its
+   * compiled policy beside it, replacing any there.
+   *
+   * @throws PolicyException when the policy does not load (nothing is written)
+   * @throws IOException when the compiled policy cannot be written (nothing is replaced)
+   */
+  public static Compiled compile(Path fileContexts) throws PolicyException, IOException {
+    return compile(fileContexts, fileFor(fileContexts));
+  }
+
+  /** As {@link #compile(Path)}, writing to {@code out} (which a load only reads beside its policy). */
+  public static Compiled compile(Path fileContexts, Path out) throws PolicyException, IOException {
+    Map<String, SourceStamp> stamps = new HashMap<>();
+    Policy policy = PolicyLoader.validating().loadText(fileContexts, stamps);
+    byte[] bytes = encode(policy, stamps);
+    writeWhole(out, bytes);
+    return new Compiled(out, policy.specs().size(), policy.compiledExpressions().size(), bytes.length);
+  }
+
+  /**
+   * Why a load of {@code fileContexts} would not use a compiled policy (there is none, or it is
+   * stale, corrupt, foreign or untrusted); empty when it would.
+   */
+  public static Optional<String> problem(Path fileContexts) {
+    List<String> problems = new ArrayList<>();
+    if (read(fileContexts, problems::add).isPresent()) {
+      return Optional.empty();
+    }
+    return Optional.of(problems.isEmpty() ? "no compiled policy " + fileFor(fileContexts) : problems.get(0));
+  }
+
+  /**
+   * The compiled policy beside {@code fileContexts}, when there is one and it may be used; empty
+   * (after telling {@code warnings} why, unless there is none) otherwise.
+   */
+  static Optional<Policy> read(Path fileContexts, Consumer<String> warnings) {
+    Path file = fileFor(fileContexts);
+    byte[] bytes;
+    try {
+      String distrust = distrust(file);
+      if (distrust != null) {
+        warnings.accept("ignoring compiled policy " + file + ": " + distrust);
+        return Optional.empty();
+      }
+      bytes = Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    } catch (IOException e) {
+      warnings.accept("ignoring compiled policy " + file + ": " + PolicyLoader.describe(e));
+      return Optional.empty();
+    }
+    try {
+      Decoded decoded = decode(fileContexts, bytes);
+      for (SourceStamp stamp : decoded.stamps()) {
+        String stale = stamp.staleReason(PolicyLoader.sibling(fileContexts, stamp.suffix()));
+        if (stale != null) {
+          warnings.accept("ignoring compiled policy " + file + ": stale, " + stale
+              + " since it was compiled (run 'relabel compile')");
+          return Optional.empty();
+        }
+      }
+      return Optional.of(decoded.policy());
+    } catch (Unusable e) {
+      warnings.accept("ignoring compiled policy " + file + ": " + e.getMessage());
+      return Optional.empty();
+    } catch (IOException e) {
+      warnings.accept("ignoring compiled policy " + file + ": " + PolicyLoader.describe(e));
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Why the file at {@code file} must not be believed, or null: it decides the labels of every
+   * file on the system, so only its owner and root may have written it.
+   */
+  private static String distrust(Path file) throws IOException {
+    Map<String, Object> attributes = Files.readAttributes(file, "unix:uid,mode");
+    int owner = (Integer) attributes.get("uid");
+    int mode = (Integer) attributes.get("mode");
+    if ((mode & 0170000) != 0100000) {
+      return "not a regular file";
+    }
+    if (owner != 0 && owner != effectiveUid()) {
+      return "owned by uid " + owner + ", neither root nor the user running relabel";
+    }
+    if ((mode & 0022) != 0) {
+      return "writable by group or others (mode " + Integer.toOctalString(mode & 07777) + ")";
+    }
+    return null;
+  }
+
+  /** The user this process runs as: the owner of its {@code /proc/self}. */
+  private static int effectiveUid() throws IOException {
+    return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+  }
+
+  private static void writeWhole(Path out, byte[] bytes) throws IOException {
+    Path directory = out.toAbsolutePath().getParent();
+    Path temporary = Files.createTempFile(directory, out.getFileName() + ".", ".tmp",
+        PosixFilePermissions.asFileAttribute(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)));
+    try {
+      try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+          channel.write(buffer);
+        }
+        channel.force(true);
+      }
+      Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-r--r--"));
+      Files.move(temporary, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(temporary);
+      throw e;
+    }
+    // The rename is durable once the directory is.
+    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
+      dir.force(true);
+    } catch (IOException e) {
+      // Some file systems cannot sync a directory; the file itself is whole either way.
+    }
+  }
+
+  static byte[] encode(Policy policy, Map<String, SourceStamp> stamps) {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream(policy.specs().size() * 48);
+    try (DataOutputStream out = new DataOutputStream(buffer)) {
+      out.write(MAGIC);
+      out.writeInt(FORMAT);
+      writeString(out, relabelVersion());
+      out.writeInt(SourceStamp.SUFFIXES.length);
+      for (String suffix : SourceStamp.SUFFIXES) {
+        SourceStamp stamp = stamps.get(suffix);
+        writeString(out, suffix);
+        out.writeBoolean(stamp.present());
+        out.writeLong(stamp.size());
+        out.writeLong(stamp.device());
+        out.writeLong(stamp.inode());
+        out.writeLong(stamp.modifiedNanos());
+        out.writeLong(stamp.changedNanos());
+        out.writeBoolean(stamp.racy());
+        byte[] digest = stamp.sha256();
+        out.writeInt(digest.length);
+        out.write(digest);
+      }
+      // A policy has a few hundred contexts on thousands of lines: each is written once.
+      Map<String, Integer> strings = new LinkedHashMap<>();
+      for (Spec spec : policy.specs()) {
+        strings.putIfAbsent(spec.context(), strings.size());
+      }
+      out.writeInt(strings.size());
+      for (String context : strings.keySet()) {
+        writeString(out, context);
+      }
+      for (List<PathAlias> aliases : List.of(policy.localAliases(), policy.distAliases())) {
+        out.writeInt(aliases.size());
+        for (PathAlias alias : aliases) {
+          writeString(out, alias.alias());
+          writeString(out, alias.target());
+        }
+      }
+      out.writeInt(policy.compiledExpressions().size());
+      // In a fixed order: compiling one policy twice writes the same bytes.
+      for (Map.Entry<String, PcrePattern> expression : new java.util.TreeMap<>(policy.compiledExpressions()).entrySet()) {
+        writeString(out, expression.getKey());
+        writeString(out, expression.getValue().translation());
+      }
+      out.writeInt(policy.specs().size());
+      for (Spec spec : policy.specs()) {
+        writeString(out, spec.regex());
+        out.writeByte(spec.fileType().ordinal());
+        out.writeInt(strings.get(spec.context()));
+        out.writeByte(spec.origin().ordinal());
+        out.writeInt(spec.line());
+      }
+      out.flush();
+    } catch (IOException e) {
+      throw new AssertionError("a memory stream does not fail", e);
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(buffer.toByteArray());
+    long checksum = crc.getValue();
+    for (int shift = 24; shift >= 0; shift -= 8) {
+      buffer.write((int) (checksum >>> shift));
+    }
+    return buffer.toByteArray();
+  }
+
+  /** What a compiled policy holds, read back. */
+  record Decoded(Policy policy, List<SourceStamp> stamps) {}
+
+  /** A compiled policy that cannot be used; the message says why. */
+  static final class Unusable extends Exception {
+    Unusable(String message) {
+      super(message);
+    }
+  }
+
+  static Decoded decode(Path fileContexts, byte[] bytes) throws Unusable {
+    if (bytes.length < MAGIC.length + 8 || !java.util.Arrays.equals(bytes, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+      throw new Unusable("not a relabel compiled policy");
+    }
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    in.position(MAGIC.length);
+    int format = in.getInt();
+    if (format != FORMAT) {
+      throw new Unusable("written in format " + format + ", this relabel reads format " + FORMAT
+          + " (run 'relabel compile')");
+    }
+    try {
+      String version = readString(in);
+      CRC32C crc = new CRC32C();
+      crc.update(bytes, 0, bytes.length - 4);
+      if ((int) crc.getValue() != ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt()) {
+        throw new Unusable("corrupt or truncated (checksum mismatch)");
+      }
+      if (!version.equals(relabelVersion())) {
+        throw new Unusable("written by relabel " + version + ", this is relabel " + relabelVersion()
+            + " (run 'relabel compile')");
+      }
+      List<SourceStamp> stamps = new ArrayList<>();
+      int stampCount = in.getInt();
+      for (int i = 0; i < stampCount; i++) {
+        String suffix = readString(in);
+        boolean present = in.get() != 0;
+        long size = in.getLong();
+        long device = in.getLong();
+        long inode = in.getLong();
+        long modified = in.getLong();
+        long changed = in.getLong();
+        boolean racy = in.get() != 0;
+        byte[] digest = new byte[in.getInt()];
+        in.get(digest);
+        stamps.add(new SourceStamp(suffix, present, size, device, inode, modified, changed, racy, digest));
+      }
+      if (!stamps.stream().map(SourceStamp::suffix).toList().equals(List.of(SourceStamp.SUFFIXES))) {
+        throw new Unusable("it does not list the policy's files");
+      }
+      String[] strings = new String[in.getInt()];
+      for (int i = 0; i < strings.length; i++) {
+        strings[i] = readString(in);
+      }
+      List<List<PathAlias>> aliases = new ArrayList<>(2);
+      for (int list = 0; list < 2; list++) {
+        int count = in.getInt();
+        List<PathAlias> read = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+          read.add(new PathAlias(readString(in), readString(in)));
+        }
+        aliases.add(read);
+      }
+      int expressionCount = in.getInt();
+      Map<String, PcrePattern> expressions = new HashMap<>(expressionCount * 2);
+      for (int i = 0; i < expressionCount; i++) {
+        String regex = readString(in);
+        expressions.put(regex, PcrePattern.ofTranslation("^" + regex + "$", readString(in)));
+      }
+      Path[] files = new Path[Origin.values().length];
+      for (Origin origin : Origin.values()) {
+        files[origin.ordinal()] = PolicyLoader.sibling(fileContexts, origin.suffix());
+      }
+      FileType[] types = FileType.values();
+      Origin[] origins = Origin.values();
+      int specCount = in.getInt();
+      List<Spec> specs = new ArrayList<>(specCount);
+      for (int i = 0; i < specCount; i++) {
+        String regex = readString(in);
+        FileType type = types[in.get()];
+        String context = strings[in.getInt()];
+        Origin origin = origins[in.get()];
+        specs.add(new Spec(regex, type, context, origin == Origin.BASE ? fileContexts : files[origin.ordinal()],
+            in.getInt(), origin));
+      }
+      if (in.remaining() != 4) {
+        throw new Unusable("corrupt (" + (in.remaining() - 4) + " bytes after the specs)");
+      }
+      return new Decoded(new Policy(fileContexts, specs, aliases.get(0), aliases.get(1), expressions), stamps);
+    } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
+      throw new Unusable("corrupt or truncated");
+    }
+  }
+
+  /** The version a compiled policy is written by: a compiled policy of another is not trusted. */
+  static String relabelVersion() {
+    String version = PolicyCache.class.getPackage().getImplementationVersion();
+    return version == null ? "(unpackaged)" : version;
+  }
+
+  private static void writeString(DataOutputStream out, String value) throws IOException {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private static String readString(ByteBuffer in) {
+    int length = in.getInt();
+    if (length < 0 || length > in.remaining()) {
+      throw new BufferUnderflowException();
+    }
+    String value = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
+    in.position(in.position() + length);
+    return value;
+  }
+}
