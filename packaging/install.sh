@@ -4,6 +4,7 @@
 #
 #   packaging/install.sh [DESTDIR=/staging] [PREFIX=/usr] [UNITDIR=/lib/systemd/system]
 #                        [GENERATORDIR=/lib/systemd/system-generators] [SELINUX_MODULE=auto|yes|no]
+#                        [COMPILE_POLICY=auto|no]
 #
 # SELINUX_MODULE: relabel's SELinux policy module (packaging/selinux, README "The relabel_t
 # domain"), which lets the boot-time relabel run enforcing in a domain of its own. auto (the
@@ -22,7 +23,7 @@ set -eu
 
 for assignment in "$@"; do
   case $assignment in
-    DESTDIR=* | PREFIX=* | UNITDIR=* | GENERATORDIR=* | SELINUX_MODULE=*) eval "${assignment%%=*}=\${assignment#*=}" ;;
+    DESTDIR=* | PREFIX=* | UNITDIR=* | GENERATORDIR=* | SELINUX_MODULE=* | COMPILE_POLICY=*) eval "${assignment%%=*}=\${assignment#*=}" ;;
     *) echo "install.sh: unknown argument: $assignment" >&2; exit 2 ;;
   esac
 done
@@ -31,9 +32,14 @@ PREFIX=${PREFIX:-/usr}
 UNITDIR=${UNITDIR:-/lib/systemd/system}
 GENERATORDIR=${GENERATORDIR:-/lib/systemd/system-generators}
 SELINUX_MODULE=${SELINUX_MODULE:-auto}
+COMPILE_POLICY=${COMPILE_POLICY:-auto}
 case $SELINUX_MODULE in
   auto | yes | no) ;;
   *) echo "install.sh: SELINUX_MODULE must be auto, yes or no, not: $SELINUX_MODULE" >&2; exit 2 ;;
+esac
+case $COMPILE_POLICY in
+  auto | no) ;;
+  *) echo "install.sh: COMPILE_POLICY must be auto or no, not: $COMPILE_POLICY" >&2; exit 2 ;;
 esac
 
 top=$(cd -- "$(dirname -- "$0")/.." && pwd -P)
@@ -117,6 +123,16 @@ if [ "$SELINUX_MODULE" = yes ]; then
     restorecon "$DESTDIR$bindir/relabel"
   fi
   echo "install.sh: SELinux policy module relabel loaded (semodule -l lists it)"
+fi
+
+# COMPILE_POLICY: the system policy, compiled (relabel compile, README "Short runs"): every start
+# reads it instead of parsing the text. auto: when there is a policy and no DESTDIR; no: never. A
+# policy change makes it stale (relabel then warns and reads the text): run 'relabel compile' again
+# after semodule or semanage fcontext, as a package hook would.
+if [ "$COMPILE_POLICY" = auto ] && [ -z "$DESTDIR" ] && [ -f /etc/selinux/config ]; then
+  if ! "$bindir/relabel" compile; then
+    echo "install.sh: the system policy could not be compiled (relabel reads its text: a slower start)" >&2
+  fi
 fi
 
 # Man pages and completion, when the build made them.

@@ -65,6 +65,11 @@ echo "$scenario" > "$root/etc/relabel-vmtest/scenario"
 echo "$mode" > "$root/etc/relabel-vmtest/mode"
 printf '%s\n' '/usr/local/sbin/relabel-vmtest	--	system_u:object_r:unconfined_exec_t:s0' \
   >> "$root/etc/selinux/default/contexts/files/file_contexts.local"
+# install.sh compiled the policy (relabel compile); the line above makes that stale, so compile
+# again, as an admin does after editing file_contexts.local (the same jar: the guest trusts it).
+if [ "$scenario" != debian-autorelabel ]; then
+  "$top/bin/relabel" compile -f "$root/etc/selinux/default/contexts/files/file_contexts"
+fi
 # The reference tools for the differential checks, as copies that run in the test's own domain
 # (bin_t: no transition), as relabel run by an admin does: the kernel then judges both alike. The
 # installed ones run in setfiles_t, which may not relabel what an unconfined admin may (a device

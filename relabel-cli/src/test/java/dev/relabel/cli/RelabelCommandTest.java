@@ -83,7 +83,7 @@ class RelabelCommandTest {
     assertEquals(1, r.status());
     assertEquals(0, r.out().length);
     assertEquals(List.of("relabel: missing command: one of demo, lookup, setfiles, restorecon, chcon, restore, check, verify,"
-        + " relabel, onboot, autorelabel, plan, tar, help (see 'relabel --help')"), r.errLines());
+        + " relabel, onboot, autorelabel, plan, compile, tar, help (see 'relabel --help')"), r.errLines());
   }
 
   @Test

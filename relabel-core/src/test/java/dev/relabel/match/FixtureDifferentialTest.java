@@ -12,6 +12,7 @@ import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.policy.FileType;
 import dev.relabel.policy.PathAlias;
 import dev.relabel.policy.Policy;
+import dev.relabel.policy.PolicyCache;
 import dev.relabel.policy.PolicyLoader;
 import dev.relabel.policy.Spec;
 import java.nio.file.Files;
@@ -76,6 +77,55 @@ class FixtureDifferentialTest {
       Assumptions.abort(missing);
     }
     compareAdversarial(Oracles.DEBIAN_FILE_CONTEXTS, 20230101L, DEBIAN_PATHS, List.of());
+  }
+
+  /**
+   * The same comparisons on compiled policies ({@link PolicyCache}): each fixture that validates,
+   * and Debian's policy, compiled beside a copy of its text files, then loaded from the compiled
+   * file (which the loader must have used) and held to libselinux reading the text.
+   */
+  @TestFactory
+  Stream<DynamicTest> adversarialPathsOnCompiledPolicies() {
+    List<String> names = new ArrayList<>(Fixtures.names());
+    names.add("debian");
+    return names.stream().map(name -> DynamicTest.dynamicTest(name, () -> {
+      requireLibselinux();
+      Path dir = Files.createTempDirectory("relabel-compiled-");
+      try {
+        Path fileContexts;
+        List<String> prefixes = List.of();
+        if (name.equals("debian")) {
+          String missing = Oracles.missing();
+          if (missing != null) {
+            if (Oracles.inCi()) {
+              fail("CI=true and the reference is unavailable: " + missing);
+            }
+            Assumptions.abort(missing);
+          }
+          fileContexts = dir.resolve("file_contexts");
+          for (String suffix : List.of("", ".homedirs", ".local", ".subs", ".subs_dist")) {
+            Path source = Path.of(Oracles.DEBIAN_FILE_CONTEXTS + suffix);
+            if (Files.exists(source)) {
+              Files.copy(source, Path.of(fileContexts + suffix));
+            }
+          }
+        } else {
+          fileContexts = Fixtures.extract(name, dir);
+          prefixes = Fixtures.expectations(name).stream().map(row -> PathBytes.latin1(row.path())).toList();
+        }
+        try {
+          PolicyLoader.validating().ignoringCompiled().load(fileContexts);
+        } catch (dev.relabel.policy.PolicyException invalid) {
+          return; // never compiled: PolicyCacheTest holds that it is refused
+        }
+        PolicyCache.compile(fileContexts);
+        assertEquals(Optional.empty(), PolicyCache.problem(fileContexts), name);
+        compareAdversarial(fileContexts, name.hashCode() + 1, name.equals("debian") ? DEBIAN_PATHS : PATHS_PER_FIXTURE,
+            prefixes);
+      } finally {
+        deleteTree(dir);
+      }
+    }));
   }
 
   private static void checkExpectations(String name) throws Exception {
