@@ -1,0 +1,33 @@
+#!/bin/sh
+# The class list of relabel's class data sharing archive (see relabel-cli/pom.xml): the classes
+# that the short runs load, one run of each, merged in first-seen order (a class listed twice stops
+# the JVM's dump). demo walks a sample tree; setfiles and restorecon run the setfiles pipeline;
+# compile and lookup read a compiled policy; restorecon without a system policy still loads its
+# command line and fails at the policy, which is all it can do on a build machine without one.
+#
+#   cds-classlist.sh JAVA JAR SAMPLE_POLICY_DIR OUT
+set -eu
+java=$1 jar=$2 sample=$3 out=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp "$sample/file_contexts" "$work/"
+mkdir -p "$work/tree/etc" "$work/tree/usr/bin"
+: > "$work/tree/etc/passwd"
+: > "$work/tree/usr/bin/ls"
+n=0
+run() {
+  n=$((n + 1))
+  "$java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:DumpLoadedClassList="$work/$n.classlist" -jar "$jar" "$@" \
+    >/dev/null 2>&1 || true
+}
+run demo
+run setfiles -n -v "$work/file_contexts" "$work/tree"
+run compile -f "$work/file_contexts"
+run lookup -f "$work/file_contexts" /etc/passwd /usr/bin/ls
+run restorecon -n -v "$work/tree/etc/passwd"
+run --version
+i=1
+while [ "$i" -le "$n" ]; do
+  [ -f "$work/$i.classlist" ] && cat "$work/$i.classlist"
+  i=$((i + 1))
+done | awk '!seen[$0]++' > "$out"
