@@ -35,24 +35,66 @@ final class CompiledSpec {
   final int rank;
   final Spec spec;
   final FileType fileType;
-  /** What a lookup this spec wins answers: made once, not at every lookup. */
-  final Label label;
-  /** Every key this spec matches starts with this. */
+  /** Every key this spec matches starts with this: what the prefix index is built from. */
   final String requiredPrefix;
-  private final Shape shape;
-  /** The unescaped literal head, for every shape but EXPRESSION. */
-  private final String head;
+  /** {@code "^" + REGEX + "$"} as the loader compiled it (or translated it, for a compiled policy); null. */
+  private final PcrePattern compiled;
   /**
-   * The spec's stem plus '/', when the required prefix does not already imply it (a stem that holds
-   * a backslash is compared as written, as libselinux compares it); null otherwise.
+   * The rest, worked out when a lookup first reaches this spec: a start builds the index of
+   * every spec, but a short run tries a few dozen, and working all of them out was most of a
+   * start's matcher build. Racy but idempotent: two threads may both prepare it, and either
+   * result is equal and immutable, so the lookup path takes no lock.
    */
-  private final String separateStem;
-  /** Literal runs every key this spec matches holds, in order (EXPRESSION only). */
-  private final String[] requiredRuns;
-  /** Every key this spec matches ends with this, or with this and one "\n" (EXPRESSION only). */
-  private final String requiredSuffix;
-  /** The compiled expression, for EXPRESSION specs only: shapes never need it to answer. */
-  private final PcrePattern pattern;
+  private volatile Prepared prepared;
+
+  /** How the spec is decided, made on first use. */
+  private static final class Prepared {
+    /** What a lookup this spec wins answers. */
+    final Label label;
+    final Shape shape;
+    /** The unescaped literal head, for every shape but EXPRESSION. */
+    final String head;
+    /**
+     * The spec's stem plus '/', when the required prefix does not already imply it (a stem that
+     * holds a backslash is compared as written, as libselinux compares it); null otherwise.
+     */
+    final String separateStem;
+    /** Literal runs every key this spec matches holds, in order (EXPRESSION only). */
+    final String[] requiredRuns;
+    /** Every key this spec matches ends with this, or with this and one "\n" (EXPRESSION only). */
+    final String requiredSuffix;
+    /** The compiled expression, for EXPRESSION specs only: shapes never need it to answer. */
+    final PcrePattern pattern;
+
+    Prepared(Spec spec, String requiredPrefix, PcrePattern compiled) {
+      this.label = Label.of(spec);
+      String regex = spec.regex();
+      String stem = SpecShape.stem(regex);
+      this.separateStem = stem != null && !requiredPrefix.startsWith(stem + "/") ? stem + "/" : null;
+      LiteralHead parsed = LiteralHead.of(regex);
+      Shape found = parsed == null ? Shape.EXPRESSION : switch (parsed.tail()) {
+        case "" -> Shape.EXACT;
+        case "(/.*)?" -> Shape.SUBTREE;
+        case ".*" -> Shape.ANY_REST;
+        case ".+" -> Shape.SOME_REST;
+        case "/.*" -> Shape.SLASH_REST;
+        default -> Shape.EXPRESSION;
+      };
+      this.shape = found;
+      this.head = found == Shape.EXPRESSION ? null : parsed.literal();
+      if (found == Shape.EXPRESSION) {
+        SpecShape.Literals literals = SpecShape.requiredLiterals(regex);
+        this.requiredRuns = literals.runs().toArray(new String[0]);
+        this.requiredSuffix = literals.suffix();
+      } else {
+        this.requiredRuns = new String[0];
+        this.requiredSuffix = "";
+      }
+      // Shapes are decided by string comparisons; compiling their expressions too would only slow
+      // the start of every run.
+      this.pattern = found != Shape.EXPRESSION ? null : compiled != null ? compiled : compile(spec);
+    }
+  }
   /** The expression of any shape, compiled on first use by the tests that hold shapes to it. */
   private volatile PcrePattern reference;
 
@@ -64,33 +106,22 @@ final class CompiledSpec {
     this.rank = rank;
     this.spec = spec;
     this.fileType = spec.fileType();
-    this.label = Label.of(spec);
-    String regex = spec.regex();
-    this.requiredPrefix = SpecShape.requiredPrefix(regex);
-    String stem = SpecShape.stem(regex);
-    this.separateStem = stem != null && !requiredPrefix.startsWith(stem + "/") ? stem + "/" : null;
-    LiteralHead parsed = LiteralHead.of(regex);
-    Shape found = parsed == null ? Shape.EXPRESSION : switch (parsed.tail()) {
-      case "" -> Shape.EXACT;
-      case "(/.*)?" -> Shape.SUBTREE;
-      case ".*" -> Shape.ANY_REST;
-      case ".+" -> Shape.SOME_REST;
-      case "/.*" -> Shape.SLASH_REST;
-      default -> Shape.EXPRESSION;
-    };
-    this.shape = found;
-    this.head = found == Shape.EXPRESSION ? null : parsed.literal();
-    if (found == Shape.EXPRESSION) {
-      SpecShape.Literals literals = SpecShape.requiredLiterals(regex);
-      this.requiredRuns = literals.runs().toArray(new String[0]);
-      this.requiredSuffix = literals.suffix();
-    } else {
-      this.requiredRuns = new String[0];
-      this.requiredSuffix = "";
+    this.requiredPrefix = SpecShape.requiredPrefix(spec.regex());
+    this.compiled = compiled;
+  }
+
+  private Prepared prepared() {
+    Prepared ready = prepared;
+    if (ready == null) {
+      ready = new Prepared(spec, requiredPrefix, compiled);
+      prepared = ready;
     }
-    // Shapes are decided by string comparisons; compiling their expressions too would only slow
-    // the start of every run.
-    this.pattern = found != Shape.EXPRESSION ? null : compiled != null ? compiled : compile(spec);
+    return ready;
+  }
+
+  /** What a lookup this spec wins answers. */
+  Label label() {
+    return prepared().label;
   }
 
   private static PcrePattern compile(Spec spec) {
@@ -105,27 +136,28 @@ final class CompiledSpec {
 
   /** The expression, whatever the shape; compiled once on first use (tests only). */
   private PcrePattern reference() {
-    PcrePattern compiled = pattern != null ? pattern : reference;
-    if (compiled == null) {
-      compiled = compile(spec);
-      reference = compiled;
+    PcrePattern expression = prepared().pattern != null ? prepared().pattern : reference;
+    if (expression == null) {
+      expression = compile(spec);
+      reference = expression;
     }
-    return compiled;
+    return expression;
   }
 
   Shape shape() {
-    return shape;
+    return prepared().shape;
   }
 
   /** Whether the spec matches {@code key}, which starts with {@link #requiredPrefix}. */
   boolean matches(String key) {
-    if (separateStem != null && !key.startsWith(separateStem)) {
+    Prepared p = prepared();
+    if (p.separateStem != null && !key.startsWith(p.separateStem)) {
       return false;
     }
-    if (shape == Shape.EXPRESSION) {
-      return hasRequiredLiterals(key) && pattern.find(key);
+    if (p.shape == Shape.EXPRESSION) {
+      return hasRequiredLiterals(p, key) && p.pattern.find(key);
     }
-    return key.startsWith(head) && shapeMatches(key, false);
+    return key.startsWith(p.head) && shapeMatches(p, key, false);
   }
 
   /**
@@ -133,10 +165,10 @@ final class CompiledSpec {
    * {@code orPartially} could match it once longer ({@code HEAD.+} and {@code HEAD/.*} on the
    * head alone need one more character).
    */
-  private boolean shapeMatches(String key, boolean orPartially) {
-    int rest = key.length() - head.length();
-    char next = rest > 0 ? key.charAt(head.length()) : 0;
-    return switch (shape) {
+  private static boolean shapeMatches(Prepared p, String key, boolean orPartially) {
+    int rest = key.length() - p.head.length();
+    char next = rest > 0 ? key.charAt(p.head.length()) : 0;
+    return switch (p.shape) {
       case EXACT -> rest == 0 || (rest == 1 && next == '\n');
       case SUBTREE -> rest == 0 || next == '/' || (rest == 1 && next == '\n');
       case ANY_REST -> true;
@@ -148,12 +180,13 @@ final class CompiledSpec {
 
   /** What the expression itself answers; the shortcuts must always agree with it. */
   boolean matchesByExpression(String key) {
+    String separateStem = prepared().separateStem;
     return (separateStem == null || key.startsWith(separateStem)) && reference().find(key);
   }
 
   /** A cheap necessary condition, checked before running the expression. */
-  private boolean hasRequiredLiterals(String key) {
-    String suffix = requiredSuffix;
+  private static boolean hasRequiredLiterals(Prepared p, String key) {
+    String suffix = p.requiredSuffix;
     if (!suffix.isEmpty() && !key.endsWith(suffix)) {
       int end = key.length() - 1;
       if (end < suffix.length() || key.charAt(end) != '\n' || !key.startsWith(suffix, end - suffix.length())) {
@@ -161,7 +194,7 @@ final class CompiledSpec {
       }
     }
     int from = 0;
-    for (String run : requiredRuns) {
+    for (String run : p.requiredRuns) {
       int at = key.indexOf(run, from);
       if (at < 0) {
         return false;
@@ -178,10 +211,13 @@ final class CompiledSpec {
    * policy, far more than trying the few expressions it would drop on the directory's entries.
    */
   boolean mayMatchExtensionOf(String keyPrefix) {
+    Prepared p = prepared();
+    String separateStem = p.separateStem;
+    String head = p.head;
     if (separateStem != null && !keyPrefix.startsWith(separateStem) && !separateStem.startsWith(keyPrefix)) {
       return false;
     }
-    if (shape != Shape.EXPRESSION) {
+    if (p.shape != Shape.EXPRESSION) {
       if (keyPrefix.length() <= head.length()) {
         return head.startsWith(keyPrefix);
       }
@@ -190,7 +226,7 @@ final class CompiledSpec {
       }
       // The rest after the head is non-empty and ends with '/'.
       char next = keyPrefix.charAt(head.length());
-      return switch (shape) {
+      return switch (p.shape) {
         case EXACT -> false;
         case SUBTREE, SLASH_REST -> next == '/';
         case ANY_REST, SOME_REST -> true;
@@ -208,14 +244,15 @@ final class CompiledSpec {
    * ({@code hitEnd}), PCRE2's own notion of a partial match; tests hold both to libselinux.
    */
   boolean matchesOrPartially(String key) {
-    if (shape == Shape.EXPRESSION) {
-      return partially(pattern, key);
+    Prepared p = prepared();
+    if (p.shape == Shape.EXPRESSION) {
+      return partially(p.pattern, key);
     }
-    if (key.length() < head.length()) {
+    if (key.length() < p.head.length()) {
       // The key ends inside the literal head: the match runs out of subject.
-      return head.startsWith(key);
+      return p.head.startsWith(key);
     }
-    return key.startsWith(head) && shapeMatches(key, true);
+    return key.startsWith(p.head) && shapeMatches(p, key, true);
   }
 
   /** {@link #matchesOrPartially} as the expression alone answers it, for tests. */

@@ -43,14 +43,18 @@ public final class LabelMatcher {
     this.policy = policy;
     List<Spec> specs = policy.specs();
     List<Spec> order = new ArrayList<>(specs.size());
+    boolean[] expression = new boolean[specs.size()];
+    for (int i = 0; i < expression.length; i++) {
+      expression[i] = SpecShape.hasMetaChars(specs.get(i).regex());
+    }
     // Exact specs first, later ones before earlier ones; then expressions, likewise.
     for (int i = specs.size() - 1; i >= 0; i--) {
-      if (!SpecShape.hasMetaChars(specs.get(i).regex())) {
+      if (!expression[i]) {
         order.add(specs.get(i));
       }
     }
     for (int i = specs.size() - 1; i >= 0; i--) {
-      if (SpecShape.hasMetaChars(specs.get(i).regex())) {
+      if (expression[i]) {
         order.add(specs.get(i));
       }
     }

@@ -15,7 +15,7 @@ final class RankMerge {
       for (int rank : lists[0]) {
         CompiledSpec spec = matcher.spec(rank);
         if (spec.fileType.admits(type) && spec.matches(key)) {
-          return spec.label;
+          return spec.label();
         }
       }
       return Label.noMatch();
@@ -37,7 +37,7 @@ final class RankMerge {
       heads[best]++;
       CompiledSpec spec = matcher.spec(bestRank);
       if (spec.fileType.admits(type) && spec.matches(key)) {
-        return spec.label;
+        return spec.label();
       }
     }
   }
