@@ -42,10 +42,12 @@ final class CompiledSpec {
   /**
    * The rest, worked out when a lookup first reaches this spec: a start builds the index of
    * every spec, but a short run tries a few dozen, and working all of them out was most of a
-   * start's matcher build. Racy but idempotent: two threads may both prepare it, and either
-   * result is equal and immutable, so the lookup path takes no lock.
+   * start's matcher build. Racy but idempotent, as String's hash: two threads may both prepare
+   * it, either result is equal, and a {@link Prepared} has only final fields, so a thread that
+   * sees the reference sees them set (JLS 17.5); the field is not volatile, so the lookup path
+   * pays neither a lock nor a fence.
    */
-  private volatile Prepared prepared;
+  private Prepared prepared;
 
   /** How the spec is decided, made on first use. */
   private static final class Prepared {
