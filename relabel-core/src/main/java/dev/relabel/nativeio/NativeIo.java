@@ -88,10 +88,16 @@ final class NativeIo {
 
   private static native int statx(int dirfd, Pointer path, int flags, int mask, Pointer buffer) throws LastErrorException;
 
-  private static native long syscall(long number, int dirfd, Pointer path, int atFlags, Pointer name, Pointer args, long size)
-      throws LastErrorException;
+  /**
+   * {@code syscall(2)} for getxattrat and setxattrat: -1 and errno ({@link Native#getLastError},
+   * which JNA keeps per thread) instead of a LastErrorException, because an unlabelled entry
+   * (ENODATA: every entry of a system that was never labelled) is no error, and building one
+   * exception with its stack trace per entry cost more than the call itself.
+   */
+  private static native long syscall(long number, int dirfd, Pointer path, int atFlags, Pointer name, Pointer args, long size);
 
-  private static native long getxattr(byte[] path, byte[] name, Pointer value, long size) throws LastErrorException;
+  /** As {@link #syscall}: -1 and errno, for the same reason (kernels before 6.13 read labels with it). */
+  private static native long getxattr(byte[] path, byte[] name, Pointer value, long size);
 
   private static native int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags) throws LastErrorException;
 
@@ -342,29 +348,31 @@ final class NativeIo {
       scratch.xattrArgs.setLong(0, Pointer.nativeValue(scratch.label));
       scratch.xattrArgs.setInt(8, LABEL_BUFFER);
       scratch.xattrArgs.setInt(12, 0);
-      try {
-        long size = syscall(SYS_GETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute,
-            scratch.xattrArgs, XATTR_ARGS_SIZE);
+      long size = syscall(SYS_GETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute,
+          scratch.xattrArgs, XATTR_ARGS_SIZE);
+      if (size >= 0) {
         return scratch.label.getByteArray(0, (int) size);
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() == Errno.ENODATA) {
-          return null;
-        }
-        if (e.getErrorCode() != Errno.ENOSYS) {
-          throw NativeIoException.of("getxattrat", path, e.getErrorCode());
-        }
-        xattrAtAvailable = false;
       }
+      int errno = Native.getLastError();
+      if (errno == Errno.ENODATA) {
+        return null;
+      }
+      if (errno != Errno.ENOSYS) {
+        throw NativeIoException.of("getxattrat", path, errno);
+      }
+      xattrAtAvailable = false;
     }
     int fd = openPath(dirfd, name, path);
     try {
       long size = getxattr(procPath(fd), attributeBytes, scratch.label, LABEL_BUFFER);
-      return scratch.label.getByteArray(0, (int) size);
-    } catch (LastErrorException e) {
-      if (e.getErrorCode() == Errno.ENODATA) {
+      if (size >= 0) {
+        return scratch.label.getByteArray(0, (int) size);
+      }
+      int errno = Native.getLastError();
+      if (errno == Errno.ENODATA) {
         return null;
       }
-      throw NativeIoException.of("getxattr", path, e.getErrorCode());
+      throw NativeIoException.of("getxattr", path, errno);
     } finally {
       closeQuietly(fd);
     }
@@ -379,16 +387,15 @@ final class NativeIo {
       scratch.xattrArgs.setLong(0, Pointer.nativeValue(buffer));
       scratch.xattrArgs.setInt(8, value.length);
       scratch.xattrArgs.setInt(12, 0);
-      try {
-        syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute, scratch.xattrArgs,
-            XATTR_ARGS_SIZE);
+      if (syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute, scratch.xattrArgs,
+          XATTR_ARGS_SIZE) == 0) {
         return;
-      } catch (LastErrorException e) {
-        if (e.getErrorCode() != Errno.ENOSYS) {
-          throw NativeIoException.of("setxattrat", path, e.getErrorCode());
-        }
-        xattrAtAvailable = false;
       }
+      int errno = Native.getLastError();
+      if (errno != Errno.ENOSYS) {
+        throw NativeIoException.of("setxattrat", path, errno);
+      }
+      xattrAtAvailable = false;
     }
     int fd = openPath(dirfd, name, path);
     try {
