@@ -92,8 +92,9 @@ fi
 # The SELinux policy module: its source for packages, and (see SELINUX_MODULE above) built and
 # loaded here. semodule adds relabel.fc to the policy's file_contexts; the launcher is then labelled
 # relabel_exec_t, the type systemd starts relabel_t from.
+module_sources="relabel.te relabel.fc relabel.if"
 install -d "$DESTDIR$PREFIX/share/relabel/selinux"
-for source in relabel.te relabel.fc relabel.if; do
+for source in $module_sources; do
   install -m 0644 "$top/packaging/selinux/$source" "$DESTDIR$PREFIX/share/relabel/selinux/$source"
 done
 devel_makefile=/usr/share/selinux/devel/Makefile
@@ -112,7 +113,9 @@ fi
 if [ "$SELINUX_MODULE" = yes ]; then
   build=$(mktemp -d)
   trap 'rm -rf "$build"' EXIT
-  cp "$top"/packaging/selinux/relabel.te "$top"/packaging/selinux/relabel.fc "$top"/packaging/selinux/relabel.if "$build/"
+  for source in $module_sources; do
+    cp "$top/packaging/selinux/$source" "$build/"
+  done
   if ! make -s -C "$build" -f "$devel_makefile" relabel.pp >"$build/make.log" 2>&1; then
     cat "$build/make.log" >&2
     echo "install.sh: relabel's policy module did not build" >&2
@@ -120,7 +123,7 @@ if [ "$SELINUX_MODULE" = yes ]; then
   fi
   semodule -i "$build/relabel.pp"
   if command -v selinuxenabled >/dev/null 2>&1 && selinuxenabled; then
-    restorecon "$DESTDIR$bindir/relabel"
+    restorecon "$bindir/relabel"
   fi
   echo "install.sh: SELinux policy module relabel loaded (semodule -l lists it)"
 fi
