@@ -8,14 +8,22 @@ import java.util.Map;
 /**
  * A tool under measurement and how to call it.
  *
- * @param name the name in the results ("relabel", "setfiles", "setfiles-3.11", "restorecon")
+ * @param name the name in the results ("relabel", "setfiles", "setfiles-3.11", "restorecon", "floor")
  * @param version what it is, as precisely as the harness could tell
  * @param kind which command line it takes
- * @param executable the command that starts it (for relabel: the launcher and its verb)
+ * @param executable the command that starts it (for relabel: the launcher and its verb; for the
+ *     floor: the built check-floor)
  * @param environment extra environment (restorecon's LD_PRELOAD)
  */
 public record Tool(String name, String version, Kind kind, List<String> executable, Map<String, String> environment) {
-  public enum Kind { RELABEL, SETFILES, RESTORECON }
+  public enum Kind {
+    RELABEL, SETFILES, RESTORECON,
+    /**
+     * The syscall floor ({@code benchmarks/floor/check-floor.c}): the system calls of a check and
+     * nothing else, one thread; it takes only the tree, and runs in check mode at {@code -T 1}.
+     */
+    FLOOR
+  }
 
   public Tool {
     executable = List.copyOf(executable);
@@ -27,9 +35,27 @@ public record Tool(String name, String version, Kind kind, List<String> executab
     return kind != Kind.RESTORECON || scope == Trial.Scope.LITERAL;
   }
 
+  /** Whether this tool has a run at this mode and {@code -T}: the floor only checks, on one thread. */
+  public boolean runs(Trial.Mode mode, int threads) {
+    return kind != Kind.FLOOR || mode == Trial.Mode.CHECK && threads == 1;
+  }
+
+  /**
+   * Whether its standard output is a {@code --json} report whose {@code walkSeconds} is the walk's
+   * own time: relabel started with {@code --json} (relabel-bench's default; {@code --no-walk-time}
+   * leaves it out).
+   */
+  public boolean reportsWalk() {
+    return kind == Kind.RELABEL && executable.contains("--json");
+  }
+
   /** The command line for one run. */
   public List<String> command(int threads, Trial.Mode mode, Trial.Scope scope, Path tree, Path fileContexts) {
     List<String> command = new ArrayList<>(executable);
+    if (kind == Kind.FLOOR) {
+      command.add(tree.toString());
+      return command;
+    }
     if (kind == Kind.RESTORECON) {
       command.addAll(List.of("-R", "-T", Integer.toString(threads)));
       if (mode == Trial.Mode.RELABEL) {
