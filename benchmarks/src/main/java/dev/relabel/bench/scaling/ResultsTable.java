@@ -104,7 +104,7 @@ public final class ResultsTable {
         for (Trial.Mode mode : modes) {
           for (int t : threads) {
             Stats.Median m = medians.get(new Stats.Key(scope, tool, mode, t));
-            if (m != null) {
+            if (m != null && !Double.isNaN(m.walkSeconds())) {
               md.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %s | %s | %s |%n", mode.text(), t,
                   m.wallSeconds(), seconds(m.walkSeconds()), seconds(m.wallSeconds() - m.walkSeconds()),
                   ratio(m.walkSeconds(), m.wallSeconds(), "%.2f")));

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -102,10 +103,11 @@ public final class ScalingCommand implements Callable<Integer> {
           + "calls of a check and nothing else, in check mode at -T 1, alternating with the tools.")
   boolean floor;
 
-  @Option(names = "--walk-time", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Run relabel with --json (its report to a file) and record the walk's own seconds (walkSeconds) "
-          + "beside the wall; --no-walk-time runs it without (default: on).")
-  boolean walkTime;
+  @Option(names = "--walk-time", defaultValue = "check", paramLabel = "check|all|none",
+      description = "Which of relabel's runs get --json (the report to a file), to record the walk's own seconds "
+          + "(walkSeconds) beside the wall: check runs (default: there the report costs nothing measurable), all "
+          + "(relabel runs too, where the report's per-change aggregate adds to the wall), or none.")
+  String walkTime;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -154,8 +156,7 @@ public final class ScalingCommand implements Callable<Integer> {
     try {
       List<Tool> tools = new ArrayList<>();
       tools.add(new Tool(ResultsTable.OURS, oursVersion(launcher), Tool.Kind.RELABEL,
-          walkTime ? List.of(launcher.toString(), "setfiles", "--json") : List.of(launcher.toString(), "setfiles"),
-          Map.of()));
+          List.of(launcher.toString(), "setfiles"), Map.of(), walkTimed()));
       if (compare.contains("setfiles")) {
         tools.addAll(setfilesTools());
       }
@@ -230,7 +231,7 @@ public final class ScalingCommand implements Callable<Integer> {
         sync();
         List<String> command = tool.command(trial.threads(), trial.mode(), trial.scope(), tree, policy);
         Measurement m;
-        if (tool.reportsWalk()) {
+        if (tool.reportsWalk(trial.mode())) {
           // The report goes to a file the child writes itself; it is read after the wall time is taken.
           Path report = Files.createTempFile(scratch, "report", ".json");
           m = timer.run(command, tool.environment(), report);
@@ -326,6 +327,15 @@ public final class ScalingCommand implements Callable<Integer> {
     return Path.of(home != null ? home : ".").resolve("bin/relabel").toAbsolutePath().normalize();
   }
 
+  private Set<Trial.Mode> walkTimed() {
+    return switch (walkTime) {
+      case "check" -> Set.of(Trial.Mode.CHECK);
+      case "all" -> Set.of(Trial.Mode.CHECK, Trial.Mode.RELABEL);
+      case "none" -> Set.of();
+      default -> throw new IllegalArgumentException("--walk-time is check, all or none, not " + walkTime);
+    };
+  }
+
   /** The checkout the harness belongs to: relabel-bench's relabel.home, or the launcher's ../.. */
   private static Path checkout(Path launcher) {
     String home = System.getProperty("relabel.home");
@@ -362,6 +372,13 @@ public final class ScalingCommand implements Callable<Integer> {
           .append('`').append(tool.environment().isEmpty() ? "" : " with LD_PRELOAD=<is_selinux_enabled() returns 1>")
           .append('\n');
     }
+    Tool ours = tools.get(0);
+    md.append("- relabel's walk alone (`walkSeconds` of its `--json` report, written to a file): ")
+        .append(ours.walkTimed().isEmpty() ? "not recorded (`--walk-time none`)"
+            : ours.walkTimed().size() == 2 ? "in every run (`--walk-time all`: in relabel runs the report's per-change "
+                + "aggregate adds to the wall)"
+            : "in " + ours.walkTimed().iterator().next().text() + " runs, with `--json` there only (`--walk-time "
+                + walkTime + "`)").append(".\n");
     if (floorMethod != null) {
       md.append("- The floor (`").append(FloorProgram.SOURCE).append("`): per directory openat and getdents64, per entry "
           + "fstatat and a read of security.selinux; no policy, no matching, one thread; check mode at -T 1 only. "

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A tool under measurement and how to call it.
@@ -14,8 +15,11 @@ import java.util.Map;
  * @param executable the command that starts it (for relabel: the launcher and its verb; for the
  *     floor: the built check-floor)
  * @param environment extra environment (restorecon's LD_PRELOAD)
+ * @param walkTimed relabel: the modes whose runs get {@code --json}, whose report's
+ *     {@code walkSeconds} is the walk's own time (empty for every other tool)
  */
-public record Tool(String name, String version, Kind kind, List<String> executable, Map<String, String> environment) {
+public record Tool(String name, String version, Kind kind, List<String> executable, Map<String, String> environment,
+    Set<Trial.Mode> walkTimed) {
   public enum Kind {
     RELABEL, SETFILES, RESTORECON,
     /**
@@ -28,6 +32,12 @@ public record Tool(String name, String version, Kind kind, List<String> executab
   public Tool {
     executable = List.copyOf(executable);
     environment = Map.copyOf(environment);
+    walkTimed = kind == Kind.RELABEL ? Set.copyOf(walkTimed) : Set.of();
+  }
+
+  /** A tool whose runs report no walk time. */
+  public Tool(String name, String version, Kind kind, List<String> executable, Map<String, String> environment) {
+    this(name, version, kind, executable, environment, Set.of());
   }
 
   /** Whether this tool can label the tree in {@code scope} (restorecon has no {@code -r}). */
@@ -41,12 +51,11 @@ public record Tool(String name, String version, Kind kind, List<String> executab
   }
 
   /**
-   * Whether its standard output is a {@code --json} report whose {@code walkSeconds} is the walk's
-   * own time: relabel started with {@code --json} (relabel-bench's default; {@code --no-walk-time}
-   * leaves it out).
+   * Whether a run in {@code mode} writes a {@code --json} report on standard output, whose
+   * {@code walkSeconds} is the walk's own time.
    */
-  public boolean reportsWalk() {
-    return kind == Kind.RELABEL && executable.contains("--json");
+  public boolean reportsWalk(Trial.Mode mode) {
+    return walkTimed.contains(mode);
   }
 
   /** The command line for one run. */
@@ -55,6 +64,9 @@ public record Tool(String name, String version, Kind kind, List<String> executab
     if (kind == Kind.FLOOR) {
       command.add(tree.toString());
       return command;
+    }
+    if (reportsWalk(mode)) {
+      command.add("--json");
     }
     if (kind == Kind.RESTORECON) {
       command.addAll(List.of("-R", "-T", Integer.toString(threads)));

@@ -139,7 +139,8 @@ class ScheduleAndStatsTest {
   @Test
   void theFloorRunsOnlyInCheckModeAtOneThread() {
     Tool floor = new Tool("floor", "v", Tool.Kind.FLOOR, List.of("/x/check-floor"), Map.of());
-    Tool ours = new Tool("relabel", "v", Tool.Kind.RELABEL, List.of("bin/relabel", "setfiles", "--json"), Map.of());
+    Tool ours = new Tool("relabel", "v", Tool.Kind.RELABEL, List.of("bin/relabel", "setfiles"), Map.of(),
+        java.util.Set.of(Mode.CHECK));
     Map<String, Tool> byName = Map.of("floor", floor, "relabel", ours);
     Map<Scope, List<String>> tools = Map.of(Scope.ROOT, List.of("relabel", "floor"));
     List<Trial> plan = Schedule.plan(tools, List.of(Mode.RELABEL, Mode.CHECK), List.of(1, 2), 2,
@@ -153,9 +154,18 @@ class ScheduleAndStatsTest {
         new Trial(Scope.ROOT, Mode.CHECK, 2, 2, "relabel")), plan);
     assertEquals(List.of("/x/check-floor", "TREE"),
         floor.command(1, Mode.CHECK, Scope.ROOT, java.nio.file.Path.of("TREE"), java.nio.file.Path.of("fc")));
-    assertTrue(ours.reportsWalk());
-    assertFalse(floor.reportsWalk());
-    assertFalse(new Tool("relabel", "v", Tool.Kind.RELABEL, List.of("bin/relabel", "setfiles"), Map.of()).reportsWalk());
+    // relabel's check runs carry --json (their walk time); its relabel runs, by default, do not.
+    java.nio.file.Path tree = java.nio.file.Path.of("TREE");
+    java.nio.file.Path fc = java.nio.file.Path.of("fc");
+    assertTrue(ours.reportsWalk(Mode.CHECK));
+    assertEquals(List.of("bin/relabel", "setfiles", "--json", "-T", "2", "-r", "TREE", "fc", "TREE"),
+        ours.command(2, Mode.CHECK, Scope.ROOT, tree, fc));
+    assertFalse(ours.reportsWalk(Mode.RELABEL));
+    assertEquals(List.of("bin/relabel", "setfiles", "-T", "1", "-F", "-r", "TREE", "fc", "TREE"),
+        ours.command(1, Mode.RELABEL, Scope.ROOT, tree, fc));
+    assertFalse(floor.reportsWalk(Mode.CHECK));
+    assertFalse(new Tool("setfiles", "v", Tool.Kind.SETFILES, List.of("setfiles"), Map.of(), java.util.Set.of(Mode.CHECK))
+        .reportsWalk(Mode.CHECK), "only relabel has a --json report");
   }
 
   @Test
