@@ -39,6 +39,16 @@ public final class ChildTimer {
 
   /** Runs {@code command} (stdout discarded, stderr kept for the error message); fails unless it exits 0. */
   public Measurement run(List<String> command, Map<String, String> environment) throws IOException, InterruptedException {
+    return run(command, environment, null);
+  }
+
+  /**
+   * As {@link #run(List, Map)}, with the child's standard output written to {@code stdout} (a file;
+   * null discards it). Either way the output goes to a file the child writes directly, so keeping
+   * it adds no reading by the harness to the wall time.
+   */
+  public Measurement run(List<String> command, Map<String, String> environment, Path stdout)
+      throws IOException, InterruptedException {
     Path report = Files.createTempFile(scratch, "rusage", ".txt");
     Path errors = Files.createTempFile(scratch, "stderr", ".txt");
     try {
@@ -52,7 +62,7 @@ public final class ChildTimer {
         wrapped.addAll(command);
       }
       ProcessBuilder builder = new ProcessBuilder(wrapped)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectOutput(stdout == null ? ProcessBuilder.Redirect.DISCARD : ProcessBuilder.Redirect.to(stdout.toFile()))
           .redirectError(errors.toFile())
           .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
       builder.environment().putAll(environment);

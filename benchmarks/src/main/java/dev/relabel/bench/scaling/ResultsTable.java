@@ -11,10 +11,13 @@ import java.util.TreeSet;
 /**
  * results.md: per scope, the median wall time of each tool at each {@code -T}, with relabel's
  * ratio to each reference beside it (below 1 is faster); then each tool's speed-up over its own
- * fewest-threads run, and CPU time and peak RSS.
+ * fewest-threads run (end to end, and for relabel its walk alone), relabel's walk against its
+ * wall, each tool against the syscall floor (when it ran), and CPU time and peak RSS.
  */
 public final class ResultsTable {
   static final String OURS = "relabel";
+  /** The syscall floor's name ({@link Tool.Kind#FLOOR}). */
+  static final String FLOOR = "floor";
 
   private ResultsTable() {}
 
@@ -38,7 +41,9 @@ public final class ResultsTable {
       md.append("\n## ").append(scope == Trial.Scope.ROOT
           ? "Scope `root`: the tree labelled as if it were `/` (`setfiles -r TREE`)"
           : "Scope `literal`: the tree labelled at its real path (restorecon has no `-r`)").append("\n\n");
-      md.append("Median wall seconds (runs); JVM start included for relabel. Ratio = relabel / reference: below 1, relabel is faster.\n\n");
+      md.append("Median wall seconds (runs); JVM start included for relabel. Ratio = relabel / reference: below 1, relabel is faster.")
+          .append(tools.contains(FLOOR) ? " The floor runs in check mode at -T 1 only (\"-\" elsewhere)." : "")
+          .append("\n\n");
       md.append("| mode | -T |");
       tools.forEach(t -> md.append(' ').append(t).append(" |"));
       references.forEach(r -> md.append(" relabel / ").append(r).append(" |"));
@@ -61,21 +66,69 @@ public final class ResultsTable {
         }
       }
       int fewest = threads.first();
-      md.append("\nSpeed-up: each tool's median wall at -T ").append(fewest)
-          .append(" over its median wall at -T N (ideal: N / ").append(fewest).append(").\n\n| mode | -T | ideal |");
-      tools.forEach(t -> md.append(' ').append(t).append(" |"));
-      md.append("\n|").append(" --- |".repeat(3 + tools.size())).append('\n');
-      for (Trial.Mode mode : modes) {
-        for (int t : threads) {
-          md.append("| ").append(mode.text()).append(" | ").append(t).append(" | ")
-              .append(String.format(Locale.ROOT, "%.2f", (double) t / fewest)).append(" |");
-          for (String tool : tools) {
-            Stats.Median base = medians.get(new Stats.Key(scope, tool, mode, fewest));
-            Stats.Median m = medians.get(new Stats.Key(scope, tool, mode, t));
-            md.append(' ').append(base == null || m == null ? "-"
-                : String.format(Locale.ROOT, "%.2f", base.wallSeconds() / m.wallSeconds())).append(" |");
+      // A speed-up needs a tool's runs at two -T at least: the floor (one thread) has none.
+      List<String> scaled = tools.stream().filter(tool -> medians.keySet().stream()
+          .anyMatch(k -> k.scope() == scope && k.tool().equals(tool) && k.threads() != fewest)).toList();
+      List<String> walked = tools.stream().filter(tool -> medians.entrySet().stream()
+          .anyMatch(e -> e.getKey().scope() == scope && e.getKey().tool().equals(tool)
+              && !Double.isNaN(e.getValue().walkSeconds()))).toList();
+      List<String> walkScaled = walked.stream().filter(scaled::contains).toList();
+      if (!scaled.isEmpty()) {
+        md.append("\nSpeed-up: each tool's median wall at -T ").append(fewest)
+            .append(" over its median wall at -T N (ideal: N / ").append(fewest).append(")");
+        md.append(walkScaled.isEmpty() ? "" : "; \"walk only\": the same of the walk's own seconds (`walkSeconds` of "
+            + "--json: no JVM start, no policy load)").append(".\n\n| mode | -T | ideal |");
+        scaled.forEach(t -> md.append(' ').append(t).append(" |"));
+        walkScaled.forEach(t -> md.append(' ').append(t).append(", walk only |"));
+        md.append("\n|").append(" --- |".repeat(3 + scaled.size() + walkScaled.size())).append('\n');
+        for (Trial.Mode mode : modes) {
+          for (int t : threads) {
+            md.append("| ").append(mode.text()).append(" | ").append(t).append(" | ")
+                .append(String.format(Locale.ROOT, "%.2f", (double) t / fewest)).append(" |");
+            for (String tool : scaled) {
+              md.append(' ').append(speedUp(medians, new Stats.Key(scope, tool, mode, fewest), t, Stats.Median::wallSeconds))
+                  .append(" |");
+            }
+            for (String tool : walkScaled) {
+              md.append(' ').append(speedUp(medians, new Stats.Key(scope, tool, mode, fewest), t, Stats.Median::walkSeconds))
+                  .append(" |");
+            }
+            md.append('\n');
           }
-          md.append('\n');
+        }
+      }
+      for (String tool : walked) {
+        md.append("\n").append(tool).append("'s walk alone: median `walkSeconds` against the median wall; the rest is "
+            + "the JVM's start, the policy's load and the exit.\n\n| mode | -T | wall | walk | rest | walk / wall |\n"
+            + "| --- | --- | --- | --- | --- | --- |\n");
+        for (Trial.Mode mode : modes) {
+          for (int t : threads) {
+            Stats.Median m = medians.get(new Stats.Key(scope, tool, mode, t));
+            if (m != null && !Double.isNaN(m.walkSeconds())) {
+              md.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %s | %s | %s |%n", mode.text(), t,
+                  m.wallSeconds(), seconds(m.walkSeconds()), seconds(m.wallSeconds() - m.walkSeconds()),
+                  ratio(m.walkSeconds(), m.wallSeconds(), "%.2f")));
+            }
+          }
+        }
+      }
+      Stats.Median floor = medians.get(new Stats.Key(scope, FLOOR, Trial.Mode.CHECK, 1));
+      if (floor != null) {
+        md.append("\nAgainst the syscall floor (`benchmarks/floor/check-floor.c`: the system calls of a check and "
+            + "nothing else, one thread): each tool's median wall in check mode at -T 1 over the floor's ")
+            .append(String.format(Locale.ROOT, "%.3f s", floor.wallSeconds()))
+            .append(" (1.00 would be a check that costs only its system calls).\n\n| tool | check -T 1 | / floor |\n"
+                + "| --- | --- | --- |\n");
+        for (String tool : tools) {
+          Stats.Median m = medians.get(new Stats.Key(scope, tool, Trial.Mode.CHECK, 1));
+          if (m != null && !tool.equals(FLOOR)) {
+            md.append(String.format(Locale.ROOT, "| %s | %.3f | %s |%n", tool, m.wallSeconds(),
+                ratio(m.wallSeconds(), floor.wallSeconds(), "%.2f")));
+            if (!Double.isNaN(m.walkSeconds())) {
+              md.append(String.format(Locale.ROOT, "| %s, walk only | %.3f | %s |%n", tool, m.walkSeconds(),
+                  ratio(m.walkSeconds(), floor.wallSeconds(), "%.2f")));
+            }
+          }
         }
       }
       md.append("\nMedian CPU seconds (user + sys) / peak RSS (MB) of the child process.\n\n| mode | -T |");
@@ -94,5 +147,22 @@ public final class ResultsTable {
       }
     }
     return md.toString();
+  }
+
+  /** {@code base}'s figure over the same key's at {@code threads}, or "-" when either is missing. */
+  private static String speedUp(Map<Stats.Key, Stats.Median> medians, Stats.Key base, int threads,
+      java.util.function.ToDoubleFunction<Stats.Median> figure) {
+    Stats.Median from = medians.get(base);
+    Stats.Median to = medians.get(new Stats.Key(base.scope(), base.tool(), base.mode(), threads));
+    return from == null || to == null ? "-" : ratio(figure.applyAsDouble(from), figure.applyAsDouble(to), "%.2f");
+  }
+
+  /** a / b in {@code format}, or "-" when either is unknown. */
+  private static String ratio(double a, double b, String format) {
+    return Double.isNaN(a) || Double.isNaN(b) ? "-" : String.format(Locale.ROOT, format, a / b);
+  }
+
+  private static String seconds(double s) {
+    return Double.isNaN(s) ? "-" : String.format(Locale.ROOT, "%.3f", s);
   }
 }

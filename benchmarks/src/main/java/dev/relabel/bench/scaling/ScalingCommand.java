@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
@@ -97,6 +98,17 @@ public final class ScalingCommand implements Callable<Integer> {
   @Option(names = "--keep", description = "Keep the generated or mirrored tree.")
   boolean keep;
 
+  @Option(names = "--floor",
+      description = "Also run the syscall floor: benchmarks/floor/check-floor.c (built here with cc -O2), the system "
+          + "calls of a check and nothing else, in check mode at -T 1, alternating with the tools.")
+  boolean floor;
+
+  @Option(names = "--walk-time", defaultValue = "check", paramLabel = "check|all|none",
+      description = "Which of relabel's runs get --json (the report to a file), to record the walk's own seconds "
+          + "(walkSeconds) beside the wall: check runs (default: there the report costs nothing measurable), all "
+          + "(relabel runs too, where the report's per-change aggregate adds to the wall), or none.")
+  String walkTime;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -127,6 +139,10 @@ public final class ScalingCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--compare takes setfiles and restorecon, not " + c);
       }
     }
+    if (floor && (!threads.contains(1) || !modes.contains(Trial.Mode.CHECK))) {
+      throw new IllegalArgumentException("--floor runs in check mode at -T 1: it needs --threads with 1 and --mode "
+          + "check or both");
+    }
     if (!Files.isRegularFile(policy)) {
       throw new IOException(policy + " is missing (apt-get install selinux-policy-default)");
     }
@@ -140,7 +156,7 @@ public final class ScalingCommand implements Callable<Integer> {
     try {
       List<Tool> tools = new ArrayList<>();
       tools.add(new Tool(ResultsTable.OURS, oursVersion(launcher), Tool.Kind.RELABEL,
-          List.of(launcher.toString(), "setfiles"), Map.of()));
+          List.of(launcher.toString(), "setfiles"), Map.of(), walkTimed()));
       if (compare.contains("setfiles")) {
         tools.addAll(setfilesTools());
       }
@@ -149,6 +165,14 @@ public final class ScalingCommand implements Callable<Integer> {
         if (tool != null) {
           tools.add(tool);
         }
+      }
+      Path floorProgram = null;
+      if (floor) {
+        floorProgram = FloorProgram.build(checkout(launcher), scratch);
+        String cc = Versions.output(List.of("cc", "--version"));
+        tools.add(new Tool(ResultsTable.FLOOR, "check-floor, " + FloorProgram.SOURCE + " built here with cc -O2"
+            + (cc == null ? "" : " (" + cc.lines().findFirst().orElse("") + ")"), Tool.Kind.FLOOR,
+            List.of(floorProgram.toString()), Map.of()));
       }
       Map<Trial.Scope, List<String>> scopes = scopes(tools);
 
@@ -176,6 +200,15 @@ public final class ScalingCommand implements Callable<Integer> {
       }
       long entries = TreeLabels.count(tree);
       log.printf("tree: %s, %,d entries%n", tree, entries);
+      String floorMethod = null;
+      if (floorProgram != null) {
+        FloorProgram.Probe probe = FloorProgram.probe(floorProgram, tree, scratch);
+        if (probe.entries() != entries) {
+          throw new IOException("the floor counted " + probe.entries() + " entries in " + tree + ", not " + entries);
+        }
+        floorMethod = probe.method();
+        log.println("floor: " + floorMethod);
+      }
 
       String loadBefore = loadAverage();
       Instant started = Instant.now();
@@ -184,7 +217,8 @@ public final class ScalingCommand implements Callable<Integer> {
       tools.forEach(t -> byName.put(t.name(), t));
       List<Sample> samples = new ArrayList<>();
       Trial.Scope labelledFor = null;
-      for (Trial trial : Schedule.plan(scopes, modes, threads, repeat)) {
+      for (Trial trial : Schedule.plan(scopes, modes, threads, repeat,
+          t -> byName.get(t.tool()).runs(t.mode(), t.threads()))) {
         Tool tool = byName.get(trial.tool());
         if (trial.mode() == Trial.Mode.RELABEL) {
           TreeLabels.scramble(tree);
@@ -195,19 +229,29 @@ public final class ScalingCommand implements Callable<Integer> {
           labelledFor = trial.scope();
         }
         sync();
-        Measurement m = timer.run(tool.command(trial.threads(), trial.mode(), trial.scope(), tree, policy),
-            tool.environment());
+        List<String> command = tool.command(trial.threads(), trial.mode(), trial.scope(), tree, policy);
+        Measurement m;
+        if (tool.reportsWalk(trial.mode())) {
+          // The report goes to a file the child writes itself; it is read after the wall time is taken.
+          Path report = Files.createTempFile(scratch, "report", ".json");
+          m = timer.run(command, tool.environment(), report);
+          m = m.withWalk(WalkSeconds.ofFile(report));
+          Files.delete(report);
+        } else {
+          m = timer.run(command, tool.environment());
+        }
         samples.add(new Sample(trial, tool.version(), entries, m));
-        log.printf(Locale.ROOT, "%-8s %-8s -T %-3d #%d %-16s wall %7.3f s  user %7.3f  sys %7.3f  rss %s KB%n",
+        log.printf(Locale.ROOT, "%-8s %-8s -T %-3d #%d %-16s wall %7.3f s  user %7.3f  sys %7.3f  rss %s KB%s%n",
             trial.scope().text(), trial.mode().text(), trial.threads(), trial.repeat(), trial.tool(), m.wallSeconds(),
-            m.userSeconds(), m.sysSeconds(), m.peakRssKb() < 0 ? "?" : Long.toString(m.peakRssKb()));
+            m.userSeconds(), m.sysSeconds(), m.peakRssKb() < 0 ? "?" : Long.toString(m.peakRssKb()),
+            Double.isNaN(m.walkSeconds()) ? "" : String.format(Locale.ROOT, "  walk %7.3f s", m.walkSeconds()));
         log.flush();
       }
       Instant finished = Instant.now();
 
       Map<Stats.Key, Stats.Median> medians = Stats.medians(samples);
       ResultsCsv.write(out.resolve("results.csv"), samples);
-      String preamble = preamble(source, tree, entries, tools, timer, loadBefore, started, finished, scopes);
+      String preamble = preamble(source, tree, entries, tools, timer, loadBefore, started, finished, scopes, floorMethod);
       Files.writeString(out.resolve("results.md"), ResultsTable.render(preamble, medians));
       ScalingPlot.write(out.resolve("scaling.png"), String.format(Locale.ROOT, "Speed-up against threads, %,d entries",
           entries), medians);
@@ -283,6 +327,21 @@ public final class ScalingCommand implements Callable<Integer> {
     return Path.of(home != null ? home : ".").resolve("bin/relabel").toAbsolutePath().normalize();
   }
 
+  private Set<Trial.Mode> walkTimed() {
+    return switch (walkTime) {
+      case "check" -> Set.of(Trial.Mode.CHECK);
+      case "all" -> Set.of(Trial.Mode.CHECK, Trial.Mode.RELABEL);
+      case "none" -> Set.of();
+      default -> throw new IllegalArgumentException("--walk-time is check, all or none, not " + walkTime);
+    };
+  }
+
+  /** The checkout the harness belongs to: relabel-bench's relabel.home, or the launcher's ../.. */
+  private static Path checkout(Path launcher) {
+    String home = System.getProperty("relabel.home");
+    return home != null ? Path.of(home) : launcher.toAbsolutePath().getParent().getParent();
+  }
+
   private static String oursVersion(Path launcher) throws InterruptedException {
     Path top = launcher.toAbsolutePath().getParent().getParent();
     String commit = Versions.output(List.of("git", "-C", top.toString(), "describe", "--always", "--dirty"));
@@ -291,7 +350,7 @@ public final class ScalingCommand implements Callable<Integer> {
   }
 
   private String preamble(String source, Path tree, long entries, List<Tool> tools, ChildTimer timer,
-      String loadBefore, Instant started, Instant finished, Map<Trial.Scope, List<String>> scopes)
+      String loadBefore, Instant started, Instant finished, Map<Trial.Scope, List<String>> scopes, String floorMethod)
       throws InterruptedException {
     StringBuilder md = new StringBuilder("# Thread scaling: relabel against the reference tools\n\n");
     md.append(String.format(Locale.ROOT, "- Tree: %s, **%,d entries** (the root included), at `%s`.%n", source, entries, tree));
@@ -312,6 +371,18 @@ public final class ScalingCommand implements Callable<Integer> {
               Path.of("TREE"), policy)))
           .append('`').append(tool.environment().isEmpty() ? "" : " with LD_PRELOAD=<is_selinux_enabled() returns 1>")
           .append('\n');
+    }
+    Tool ours = tools.get(0);
+    md.append("- relabel's walk alone (`walkSeconds` of its `--json` report, written to a file): ")
+        .append(ours.walkTimed().isEmpty() ? "not recorded (`--walk-time none`)"
+            : ours.walkTimed().size() == 2 ? "in every run (`--walk-time all`: in relabel runs the report's per-change "
+                + "aggregate adds to the wall)"
+            : "in " + ours.walkTimed().iterator().next().text() + " runs, with `--json` there only (`--walk-time "
+                + walkTime + "`)").append(".\n");
+    if (floorMethod != null) {
+      md.append("- The floor (`").append(FloorProgram.SOURCE).append("`): per directory openat and getdents64, per entry "
+          + "fstatat and a read of security.selinux; no policy, no matching, one thread; check mode at -T 1 only. "
+          + "Here: ").append(floorMethod).append(".\n");
     }
     md.append("- relabel mode: each entry gets `").append(TreeLabels.WRONG)
         .append("` before every run, and `-F` relabels all of them. check mode: every label is already right.\n");

@@ -63,11 +63,12 @@ public final class ScalingPlot {
     medians.keySet().forEach(k -> {
       threads.add(k.threads());
       scopes.add(k.scope());
-      colors.computeIfAbsent(k.tool(), t -> COLORS[colors.size() % COLORS.length]);
     });
     int fewest = threads.first();
     int most = Math.max(threads.last(), fewest + 1);
     List<Series> series = series(medians, fewest);
+    // A colour (and a legend entry) for each tool that has a line.
+    series.forEach(s -> colors.computeIfAbsent(s.tool(), t -> COLORS[colors.size() % COLORS.length]));
     double top = (double) most / fewest;
     for (Series s : series) {
       for (double v : s.points().values()) {
@@ -174,7 +175,10 @@ public final class ScalingPlot {
     g.drawString(label, x + 42, y + 4);
   }
 
-  /** Speed-up lines, one per (scope, tool, mode) that has a run at the fewest threads. */
+  /**
+   * Speed-up lines, one per (scope, tool, mode) that has a run at the fewest threads and at one
+   * more -T at least (the floor, one thread only, has no line).
+   */
   static List<Series> series(Map<Stats.Key, Stats.Median> medians, int fewest) {
     Map<List<Object>, Series> byKey = new LinkedHashMap<>();
     medians.forEach((key, median) -> {
@@ -186,7 +190,7 @@ public final class ScalingPlot {
               k -> new Series(key.scope(), key.tool(), key.mode(), new TreeMap<>()))
           .points().put(key.threads(), base.wallSeconds() / median.wallSeconds());
     });
-    return new ArrayList<>(byKey.values());
+    return new ArrayList<>(byKey.values().stream().filter(s -> s.points().size() > 1).toList());
   }
 
   private record Axes(int left, int minX, int maxX, double maxY, int width, int height) {

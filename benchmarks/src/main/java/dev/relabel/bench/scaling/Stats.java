@@ -15,9 +15,17 @@ public final class Stats {
     }
   }
 
-  /** Medians of one group, and how many runs they are of. */
+  /**
+   * Medians of one group, and how many runs they are of; {@code walkSeconds} is the median of the
+   * runs that reported their walk's own time (relabel's), NaN for a tool that reports none.
+   */
   public record Median(double wallSeconds, double userSeconds, double sysSeconds, long peakRssKb, int runs,
-      String version, long entries) {
+      String version, long entries, double walkSeconds) {
+    public Median(double wallSeconds, double userSeconds, double sysSeconds, long peakRssKb, int runs,
+        String version, long entries) {
+      this(wallSeconds, userSeconds, sysSeconds, peakRssKb, runs, version, entries, Double.NaN);
+    }
+
     public double cpuSeconds() {
       return userSeconds + sysSeconds;
     }
@@ -55,7 +63,8 @@ public final class Stats {
           median(group.stream().map(s -> s.cost().userSeconds()).toList()),
           median(group.stream().map(s -> s.cost().sysSeconds()).toList()),
           Double.isNaN(medianRss) ? -1 : Math.round(medianRss),
-          group.size(), group.get(0).version(), group.get(0).entries()));
+          group.size(), group.get(0).version(), group.get(0).entries(),
+          median(group.stream().map(s -> s.cost().walkSeconds()).toList())));
     });
     return medians;
   }

@@ -23,8 +23,8 @@ import picocli.CommandLine;
 
 /**
  * The harness's quick mode, end to end: a small generated tree, -T 1 and 2, one run each, relabel
- * against Debian's setfiles (and restorecon where gcc can build its shim), both modes; then the
- * three files' structure. Runs under failsafe (mvn verify), after package has built relabel.jar.
+ * against Debian's setfiles (and restorecon where gcc can build its shim) and the syscall floor,
+ * both modes; then the three files' structure, the floor's runs and relabel's walk times. Runs under failsafe (mvn verify), after package has built relabel.jar.
  */
 class ScalingHarnessIT {
   private static final int SIZE = 3000;
@@ -45,9 +45,14 @@ class ScalingHarnessIT {
     CommandLine cli = new CommandLine(new BenchMain());
     cli.setOut(new PrintWriter(log));
     cli.setErr(new PrintWriter(err));
-    int status = cli.execute("scaling", "--generate", Integer.toString(SIZE), "--threads", "1,2", "--repeat", "1",
-        "--compare", "setfiles,restorecon", "--mode", "both", "--out", out.toString(), "--work", work.toString(),
-        "--relabel", launcher.toString());
+    List<String> args = new ArrayList<>(List.of("scaling", "--generate", Integer.toString(SIZE), "--threads", "1,2",
+        "--repeat", "1", "--compare", "setfiles,restorecon", "--mode", "both", "--out", out.toString(), "--work",
+        work.toString(), "--relabel", launcher.toString()));
+    if (gcc) {
+      // The floor is built with cc, as restorecon's shim is (FloorProgramTest fails in CI without it).
+      args.add("--floor");
+    }
+    int status = cli.execute(args.toArray(String[]::new));
     assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
     if (!gcc) {
       assertTrue(err.toString().contains("restorecon skipped: gcc is not installed"), err.toString());
@@ -62,16 +67,27 @@ class ScalingHarnessIT {
     Map<String, String[]> rows = new HashMap<>();
     for (String line : lines.subList(1, lines.size())) {
       String[] f = line.split(",", -1);
-      assertEquals(11, f.length, line);
+      assertEquals(12, f.length, line);
       rows.put(f[0] + "/" + f[2] + "/" + f[3] + "/" + f[4], f);
       assertEquals(Integer.toString(SIZE + 1), f[6], "entries, the root included: " + line);
       assertTrue(Double.parseDouble(f[7]) > 0, "wall: " + line);
-      assertTrue(Double.parseDouble(f[8]) + Double.parseDouble(f[9]) > 0, "cpu: " + line);
+      // The floor can finish 3,000 entries within rusage's 10 ms tick; every other tool cannot.
+      assertTrue(Double.parseDouble(f[8]) + Double.parseDouble(f[9]) > 0 || f[0].equals("floor"), "cpu: " + line);
       if (Files.isExecutable(ChildTimer.GNU_TIME)) {
-        assertTrue(Long.parseLong(f[10]) > 1000, "peak RSS: " + line);
+        assertTrue(Long.parseLong(f[10]) > (f[0].equals("floor") ? 0 : 1000), "peak RSS: " + line);
+      }
+      if (f[0].equals("relabel") && f[4].equals("check")) {
+        // The walk's own time, from relabel's --json (check runs by default): less than the whole process.
+        double walk = Double.parseDouble(f[11]);
+        assertTrue(walk >= 0 && walk < Double.parseDouble(f[7]), "walk: " + line);
+      } else {
+        assertEquals("", f[11], "only relabel's check runs report their walk: " + line);
       }
     }
     List<String> expected = new ArrayList<>();
+    if (gcc) {
+      expected.addAll(List.of("floor/root/1/check", "floor/literal/1/check"));
+    }
     for (String mode : List.of("relabel", "check")) {
       for (String threads : List.of("1", "2")) {
         expected.add("relabel/root/" + threads + "/" + mode);
@@ -88,15 +104,23 @@ class ScalingHarnessIT {
 
     // results.md: wall medians and a ratio column for each reference, a row per mode and -T.
     String md = Files.readString(out.resolve("results.md"));
-    assertTrue(md.contains("| mode | -T | relabel | setfiles | relabel / setfiles |"), md);
+    assertTrue(md.contains(gcc ? "| mode | -T | relabel | setfiles | floor | relabel / setfiles | relabel / floor |"
+        : "| mode | -T | relabel | setfiles | relabel / setfiles |"), md);
     for (String mode : List.of("relabel", "check")) {
       for (String threads : List.of("1", "2")) {
-        assertTrue(md.matches("(?s).*\\| " + mode + " \\| " + threads
-            + " \\| [0-9.]+ \\(1\\) \\| [0-9.]+ \\(1\\) \\| [0-9]+\\.[0-9]{3} \\|.*"), mode + " -T " + threads + ":\n" + md);
+        boolean floorRan = gcc && mode.equals("check") && threads.equals("1");
+        String floor = !gcc ? "" : floorRan ? "[0-9.]+ \\(1\\) \\| " : "- \\| ";
+        String overFloor = !gcc ? "" : floorRan ? " [0-9]+\\.[0-9]{3} \\|" : " - \\|";
+        assertTrue(md.matches("(?s).*\\| " + mode + " \\| " + threads + " \\| [0-9.]+ \\(1\\) \\| [0-9.]+ \\(1\\) \\| "
+            + floor + "[0-9]+\\.[0-9]{3} \\|" + overFloor + "\n.*"), mode + " -T " + threads + ":\n" + md);
       }
     }
     if (gcc) {
-      assertTrue(md.contains("| relabel / setfiles | relabel / restorecon |"), md);
+      assertTrue(md.contains("| relabel / setfiles | relabel / restorecon | relabel / floor |"), md);
+    }
+    assertTrue(md.contains("| mode | -T | ideal | relabel | setfiles | relabel, walk only |"), md);
+    if (gcc) {
+      assertTrue(md.matches("(?s).*\\| relabel, walk only \\| [0-9.]+ \\| [0-9]+\\.[0-9]{2} \\|.*"), md);
     }
 
     // scaling.png decodes, at the size the plot draws.

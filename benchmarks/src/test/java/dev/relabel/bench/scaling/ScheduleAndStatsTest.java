@@ -1,6 +1,7 @@
 package dev.relabel.bench.scaling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -133,6 +134,89 @@ class ScheduleAndStatsTest {
     Measurement s = ChildTimer.fromStat(2.0,
         "123 (sh (odd) name) S 1 123 123 0 -1 4194304 100 200 0 0 1 2 52 10 20 0 1 0 100 1000 200");
     assertEquals(new Measurement(2.0, 0.52, 0.10, -1), s);
+  }
+
+  @Test
+  void theFloorRunsOnlyInCheckModeAtOneThread() {
+    Tool floor = new Tool("floor", "v", Tool.Kind.FLOOR, List.of("/x/check-floor"), Map.of());
+    Tool ours = new Tool("relabel", "v", Tool.Kind.RELABEL, List.of("bin/relabel", "setfiles"), Map.of(),
+        java.util.Set.of(Mode.CHECK));
+    Map<String, Tool> byName = Map.of("floor", floor, "relabel", ours);
+    Map<Scope, List<String>> tools = Map.of(Scope.ROOT, List.of("relabel", "floor"));
+    List<Trial> plan = Schedule.plan(tools, List.of(Mode.RELABEL, Mode.CHECK), List.of(1, 2), 2,
+        t -> byName.get(t.tool()).runs(t.mode(), t.threads()));
+    assertEquals(List.of(
+        new Trial(Scope.ROOT, Mode.RELABEL, 1, 1, "relabel"), new Trial(Scope.ROOT, Mode.RELABEL, 2, 1, "relabel"),
+        new Trial(Scope.ROOT, Mode.RELABEL, 1, 2, "relabel"), new Trial(Scope.ROOT, Mode.RELABEL, 2, 2, "relabel"),
+        new Trial(Scope.ROOT, Mode.CHECK, 1, 1, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 1, 1, "floor"),
+        new Trial(Scope.ROOT, Mode.CHECK, 2, 1, "relabel"),
+        new Trial(Scope.ROOT, Mode.CHECK, 1, 2, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 1, 2, "floor"),
+        new Trial(Scope.ROOT, Mode.CHECK, 2, 2, "relabel")), plan);
+    assertEquals(List.of("/x/check-floor", "TREE"),
+        floor.command(1, Mode.CHECK, Scope.ROOT, java.nio.file.Path.of("TREE"), java.nio.file.Path.of("fc")));
+    // relabel's check runs carry --json (their walk time); its relabel runs, by default, do not.
+    java.nio.file.Path tree = java.nio.file.Path.of("TREE");
+    java.nio.file.Path fc = java.nio.file.Path.of("fc");
+    assertTrue(ours.reportsWalk(Mode.CHECK));
+    assertEquals(List.of("bin/relabel", "setfiles", "--json", "-T", "2", "-r", "TREE", "fc", "TREE"),
+        ours.command(2, Mode.CHECK, Scope.ROOT, tree, fc));
+    assertFalse(ours.reportsWalk(Mode.RELABEL));
+    assertEquals(List.of("bin/relabel", "setfiles", "-T", "1", "-F", "-r", "TREE", "fc", "TREE"),
+        ours.command(1, Mode.RELABEL, Scope.ROOT, tree, fc));
+    assertFalse(floor.reportsWalk(Mode.CHECK));
+    assertFalse(new Tool("setfiles", "v", Tool.Kind.SETFILES, List.of("setfiles"), Map.of(), java.util.Set.of(Mode.CHECK))
+        .reportsWalk(Mode.CHECK), "only relabel has a --json report");
+  }
+
+  @Test
+  void theTablesShowTheFloorAndTheWalkAlone() {
+    List<Sample> samples = List.of(
+        walkSample("relabel", 1, 2.0, 1.2), walkSample("setfiles-3.11", 1, 3.0, Double.NaN),
+        walkSample("floor", 1, 1.0, Double.NaN),
+        walkSample("relabel", 2, 1.4, 0.6), walkSample("setfiles-3.11", 2, 2.9, Double.NaN));
+    Map<Stats.Key, Stats.Median> medians = Stats.medians(samples);
+    assertEquals(0.6, medians.get(new Stats.Key(Scope.ROOT, "relabel", Mode.CHECK, 2)).walkSeconds());
+    assertTrue(Double.isNaN(medians.get(new Stats.Key(Scope.ROOT, "floor", Mode.CHECK, 1)).walkSeconds()));
+    String md = ResultsTable.render("# t\n", medians);
+    // relabel / floor beside relabel / setfiles; "-" where the floor has no run.
+    assertTrue(md.contains("| mode | -T | relabel | setfiles-3.11 | floor | relabel / setfiles-3.11 | relabel / floor |\n"), md);
+    assertTrue(md.contains("| check | 1 | 2.000 (1) | 3.000 (1) | 1.000 (1) | 0.667 | 2.000 |\n"), md);
+    assertTrue(md.contains("| check | 2 | 1.400 (1) | 2.900 (1) | - | 0.483 | - |\n"), md);
+    // The speed-up: no column for the floor (one thread), the walk's own beside the end to end one.
+    assertTrue(md.contains("| mode | -T | ideal | relabel | setfiles-3.11 | relabel, walk only |\n"), md);
+    assertTrue(md.contains("| check | 2 | 2.00 | 1.43 | 1.03 | 2.00 |\n"), md);
+    assertTrue(md.contains("| check | 1 | 2.000 | 1.200 | 0.800 | 0.60 |\n"), md);
+    // Each tool over the floor.
+    assertTrue(md.contains("| relabel | 2.000 | 2.00 |\n| relabel, walk only | 1.200 | 1.20 |\n"
+        + "| setfiles-3.11 | 3.000 | 3.00 |\n"), md);
+    // The plot draws no line for the floor.
+    assertEquals(List.of("relabel", "setfiles-3.11"), ScalingPlot.series(medians, 1).stream().map(ScalingPlot.Series::tool).toList());
+  }
+
+  @Test
+  void walkSecondsComeFromTheReport() {
+    assertEquals(0.25, WalkSeconds.of("{\"counts\":{\"visited\":3},\"walkSeconds\":0.25,\"durationMs\":400}"));
+    assertEquals(1.5e-4, WalkSeconds.of("{\"walkSeconds\" : 1.5E-4}"));
+    assertTrue(Double.isNaN(WalkSeconds.of("{\"durationMs\":400,\"exitStatus\":1}")));
+    // A path that spells the field is escaped in the report, and is not the field.
+    assertTrue(Double.isNaN(WalkSeconds.of("{\"changes\":[{\"path\":\"/x/\\\"walkSeconds\\\":9\"}]}")));
+  }
+
+  @Test
+  void aResultsCsvFromBeforeTheWalkColumnIsStillRead(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path csv = dir.resolve("results.csv");
+    java.nio.file.Files.writeString(csv, ResultsCsv.HEADER_BEFORE_WALK + "\nrelabel,v,root,1,check,1,10,2.500,1.250,0.100,150000\n");
+    assertEquals(List.of(sample("relabel", 1, 1, 2.5, 150000)).get(0).cost(), ResultsCsv.read(csv).get(0).cost());
+    assertTrue(Double.isNaN(ResultsCsv.read(csv).get(0).cost().walkSeconds()));
+    List<Sample> walked = List.of(walkSample("relabel", 2, 1.4, 0.625));
+    ResultsCsv.write(csv, walked);
+    assertEquals(walked, ResultsCsv.read(csv));
+  }
+
+  private static Sample walkSample(String tool, int threads, double wall, double walk) {
+    return new Sample(new Trial(Scope.ROOT, Mode.CHECK, threads, 1, tool), "v", 10,
+        new Measurement(wall, wall / 2, 0.1, 1000, walk));
   }
 
   private static Sample sample(String tool, int threads, int repeat, double wall, long rss) {

@@ -67,6 +67,9 @@ public final class JsonReport implements RelabelListener {
   private final List<byte[]> messages = new ArrayList<>();
   private final Map<String, Long> counts = new LinkedHashMap<>();
   private boolean cancelled;
+  /** The walks' own durations, summed ({@code walkSeconds}); walks counts them. */
+  private long walkNanos;
+  private int walks;
   private boolean started;
   private boolean streaming;
   private boolean finished;
@@ -166,6 +169,8 @@ public final class JsonReport implements RelabelListener {
     count("relabeled", report.relabeled());
     count("unmatched", report.unmatched());
     cancelled |= report.cancelled();
+    walkNanos += report.elapsed().toNanos();
+    walks++;
   }
 
   /** Adds 1 to the count {@code name}. */
@@ -227,6 +232,10 @@ public final class JsonReport implements RelabelListener {
       writeCounts("byDirectory", summary.byDirectory());
       writeCounts("byTransition", summary.byTransition());
       json.writeEndObject();
+    }
+    if (walks > 0) {
+      // The walk alone, without JVM start, policy load or this report: what thread scaling acts on.
+      json.writeNumberProperty("walkSeconds", walkNanos / 1e9);
     }
     json.writeNumberProperty("durationMs", (System.nanoTime() - startNanos) / 1_000_000);
     json.writeNumberProperty("exitStatus", exitStatus);

@@ -257,6 +257,50 @@ class JsonReportTest {
     assertEquals(0, report.get("counts").get("visited").asLong());
   }
 
+  /**
+   * walkSeconds: the walk's own duration, in every report of a verb that walked; at least 0 and no
+   * more than the whole run as this test measures it around the in-process call (which includes
+   * the policy's load and the report), and than the report's own durationMs (to its millisecond).
+   */
+  @Test
+  void everyWalkReportsItsOwnDuration() {
+    List<List<String>> runs = List.of(
+        List.of("setfiles", "-n", "--json", "-r", root.toString(), spec.toString(), root + "/srv"),
+        List.of("setfiles", "-n", "--json", "-T", "2", "-r", root.toString(), spec.toString(), root + "/srv", root + "/srv/b"),
+        List.of("restorecon", "-R", "-n", "--json", root + "/srv"),
+        List.of("check", "--json", "--root", root.toString()),
+        List.of("plan", "--json", "-f", spec.toString(), "-r", root.toString(), root + "/srv"),
+        List.of("demo", "--json"));
+    for (List<String> args : runs) {
+      long start = System.nanoTime();
+      Cli.Result r = Cli.run(args.toArray(String[]::new));
+      double measured = (System.nanoTime() - start) / 1e9;
+      JsonNode report = report(r);
+      assertTrue(report.has("walkSeconds"), () -> args + ": " + report);
+      assertTrue(report.get("walkSeconds").isNumber(), () -> args + ": " + report);
+      double walk = report.get("walkSeconds").asDouble();
+      assertTrue(walk >= 0, () -> args + ": " + report);
+      assertTrue(walk <= measured, () -> args + ": walk " + walk + " s, the whole run " + measured + " s");
+      assertTrue(walk * 1000 < report.get("durationMs").asLong() + 1, () -> args + ": " + report);
+    }
+  }
+
+  /** A run that stops before it walks has no walk to time: walkSeconds is absent, not 0. */
+  @Test
+  void noWalkNoWalkSeconds() {
+    Path bad = dir.resolve("missing_contexts");
+    for (Cli.Result r : List.of(Cli.run("setfiles", "--json", spec.toString()),
+        Cli.run("setfiles", "-n", "--json", "-r", root.toString(), bad.toString(), root + "/srv"),
+        Cli.runWithStdin(Cli.latin1("/srv/a\n"), "lookup", "--json", "--stdin", "-f", spec.toString()))) {
+      JsonNode report = report(r);
+      assertFalse(report.has("walkSeconds"), report::toString);
+    }
+    ObjectNode negative = (ObjectNode) report(
+        Cli.run("setfiles", "-n", "--json", "-r", root.toString(), spec.toString(), root + "/srv"));
+    negative.put("walkSeconds", -0.5);
+    assertFalse(schema.validate(negative.toString(), InputFormat.JSON).isEmpty(), "the schema refuses a negative walk");
+  }
+
   /** The schema is no formality: it refuses a report without its status, or with a field it does not know. */
   @Test
   void theSchemaRefusesWhatItDoesNotDescribe() {

@@ -1,0 +1,69 @@
+package dev.relabel.bench.scaling;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The syscall floor of a check: {@code benchmarks/floor/check-floor.c} (what it does is said at
+ * its top), built with {@code cc -O2} into the run's scratch directory at the start of a run, as
+ * restorecon's shim is ({@link PreloadShim}); no binary is kept in the repository.
+ */
+public final class FloorProgram {
+  /** The source, relative to the checkout's top. */
+  public static final String SOURCE = "benchmarks/floor/check-floor.c";
+
+  /**
+   * What one run of it said.
+   *
+   * @param entries the entries it counted, the root included
+   * @param method its stderr line saying how it read labels (getxattrat, or the lgetxattr fallback)
+   */
+  public record Probe(long entries, String method) {}
+
+  private FloorProgram() {}
+
+  /** Builds {@code top}/{@value #SOURCE} into {@code scratch}; its path. Fails with cc's words when cc is missing or fails. */
+  public static Path build(Path top, Path scratch) throws IOException, InterruptedException {
+    Path source = top.resolve(SOURCE);
+    if (!Files.isRegularFile(source)) {
+      throw new IOException("--floor: " + source + " is missing (run relabel-bench from a checkout)");
+    }
+    Path binary = scratch.resolve("check-floor");
+    Path log = scratch.resolve("cc-floor.log");
+    Process cc;
+    try {
+      cc = new ProcessBuilder(List.of("cc", "-O2", "-o", binary.toString(), source.toString()))
+          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    } catch (IOException e) {
+      throw new IOException("--floor builds " + SOURCE + " with cc, which is not installed: apt-get install gcc, "
+          + "or leave out --floor", e);
+    }
+    if (cc.waitFor() != 0) {
+      throw new IOException("cc could not build " + source + ": " + Files.readString(log, StandardCharsets.ISO_8859_1));
+    }
+    return binary;
+  }
+
+  /** Runs it once on {@code tree}: what it counted and how it read labels. Fails unless it exits 0. */
+  public static Probe probe(Path binary, Path tree, Path scratch) throws IOException, InterruptedException {
+    Path out = Files.createTempFile(scratch, "floor-out", ".txt");
+    Path err = Files.createTempFile(scratch, "floor-err", ".txt");
+    try {
+      Process p = new ProcessBuilder(List.of(binary.toString(), tree.toString()))
+          .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      int status = p.waitFor();
+      List<String> errors = Files.readAllLines(err, StandardCharsets.ISO_8859_1);
+      if (status != 0) {
+        throw new IOException(binary + " " + tree + " exited " + status + ": " + String.join("\n", errors));
+      }
+      String method = errors.isEmpty() ? "?" : errors.get(errors.size() - 1).replaceFirst("^check-floor: ", "");
+      return new Probe(Long.parseLong(Files.readString(out).trim()), method);
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
+  }
+}
