@@ -98,10 +98,8 @@ public final class AutorelabelVerb extends FixfilesVerb {
       return ExitStatus.OK;
     }
     String asked = Files.readString(flag, StandardCharsets.ISO_8859_1).strip();
+    // -T: the command line's, else the flag file's, else RELABEL_THREADS, else 0 (FixfilesVerb's default).
     applyFlagOptions(asked);
-    if (threads.given() == null) {
-      threads.give("0");
-    }
     say("*** Warning -- SELinux relabel is required (" + flag + (asked.isEmpty() ? "" : ": " + asked) + ").");
     say("*** Relabeling could take a very long time, depending on file system size and speed of hard drives.");
     stayEnforcingOnlyInOwnDomain();

@@ -102,6 +102,7 @@ public final class DemoCommand implements Callable<Integer> {
       }
       RelabelOptions options = RelabelOptions.defaults().withThreads(threads.count(0)).withAlternateRoot(root)
           .withCheckSeclabel(false).withDryRun(dryRun);
+      reporting.threads(options.workerCount());
       RelabelListener printer = new RelabelListener() {
         @Override
         public void changed(RelabelReport.Change change) {

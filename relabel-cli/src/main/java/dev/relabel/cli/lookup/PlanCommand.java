@@ -121,6 +121,7 @@ public final class PlanCommand implements Callable<Integer>, ExitStatus.Declared
     if (root != null) {
       options = options.withAlternateRoot(root);
     }
+    reporting.threads(options.workerCount());
     ChangeSummary summary = new ChangeSummary();
     RelabelReport report;
     try (Relabeler relabeler = new Relabeler(matcher, SystemPolicy.customizableTypes(), options,

@@ -67,6 +67,8 @@ public final class JsonReport implements RelabelListener {
   private final List<byte[]> messages = new ArrayList<>();
   private final Map<String, Long> counts = new LinkedHashMap<>();
   private boolean cancelled;
+  /** The worker threads the walk ran on; 0 until a verb that walks says. */
+  private int threads;
   private boolean started;
   private boolean streaming;
   private boolean finished;
@@ -168,6 +170,11 @@ public final class JsonReport implements RelabelListener {
     cancelled |= report.cancelled();
   }
 
+  /** The worker threads the walk runs on (-T, else $RELABEL_THREADS, else the verb's default; 0 resolved). */
+  public synchronized void threads(int workers) {
+    threads = workers;
+  }
+
   /** Adds 1 to the count {@code name}. */
   public synchronized void count(String name) {
     count(name, 1);
@@ -227,6 +234,9 @@ public final class JsonReport implements RelabelListener {
       writeCounts("byDirectory", summary.byDirectory());
       writeCounts("byTransition", summary.byTransition());
       json.writeEndObject();
+    }
+    if (threads > 0) {
+      json.writeNumberProperty("threads", threads);
     }
     json.writeNumberProperty("durationMs", (System.nanoTime() - startNanos) / 1_000_000);
     json.writeNumberProperty("exitStatus", exitStatus);
