@@ -10,12 +10,15 @@ import picocli.CommandLine.Spec;
  * option belongs in its help): declared and checked here, once, with its default from
  * {@code RELABEL_THREADS}, read here only. What differs between verbs is data: the default each
  * passes to {@link #count}, and the description, which each verb's help words as its family does,
- * read from {@code Threads.properties} under the key {@code relabel.VERB.threads} (verbs declare
- * {@code resourceBundle = ThreadsOption.BUNDLE}).
+ * read from {@code Descriptions.properties} under the key {@code relabel.VERB.threads} (verbs
+ * declare {@code resourceBundle = ThreadsOption.BUNDLE}).
  */
 public final class ThreadsOption {
-  /** The resource bundle that holds each verb's description of -T. */
-  public static final String BUNDLE = "dev.relabel.cli.common.Threads";
+  /**
+   * The resource bundle that holds each verb's description of -T, and the other descriptions worded
+   * per verb (those of the flags setfiles and restorecon share).
+   */
+  public static final String BUNDLE = "dev.relabel.cli.common.Descriptions";
 
   /**
    * The environment variable that sets -T's default for every verb, so that package scripts and
