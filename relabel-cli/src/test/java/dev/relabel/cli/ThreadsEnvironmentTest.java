@@ -4,14 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.networknt.schema.Error;
-import com.networknt.schema.InputFormat;
-import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
-import dev.relabel.cli.output.JsonReport;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +14,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code RELABEL_THREADS} as the default {@code -T} of the verbs that walk: the thread count a
@@ -65,16 +56,9 @@ class ThreadsEnvironmentTest {
   }
 
   /** The report's {@code threads}, after checking the report against its schema. */
-  private static int threads(Cli.Result result) throws Exception {
-    String out = new String(result.out(), StandardCharsets.UTF_8);
-    Schema schema;
-    try (InputStream in = JsonReport.class.getResourceAsStream(JsonReport.SCHEMA_RESOURCE)) {
-      schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(in);
-    }
-    List<Error> errors = schema.validate(out, InputFormat.JSON);
-    assertEquals(List.of(), errors.stream().map(Error::toString).toList(), out);
-    JsonNode report = JsonMapper.builder().build().readTree(out);
-    assertTrue(report.has("threads"), out);
+  private static int threads(Cli.Result result) {
+    JsonNode report = JsonReports.of(result);
+    assertTrue(report.has("threads"), result::toString);
     return report.get("threads").asInt();
   }
 
@@ -84,7 +68,7 @@ class ThreadsEnvironmentTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"setfiles", "restorecon", "chcon"})
-  void relabelThreadsIsTheDefaultOfMinusT(String verb) throws Exception {
+  void relabelThreadsIsTheDefaultOfMinusT(String verb) {
     Cli.Result two = run(Map.of("RELABEL_THREADS", "2"), command(verb, List.of()));
     assertEquals(0, two.status(), two::toString);
     assertEquals(2, threads(two), two::toString);
