@@ -70,7 +70,8 @@ import picocli.CommandLine.Spec;
     exitCodeList = {
       "0:success",
       "1:failure: a usage error, an unusable policy, an I/O error, or what the command's help says",
-      "2:plan only: no plan could be made (see 'relabel plan --help'; 1 there means changes are planned)",
+      "2:plan and tar --check only: no plan or check could be made (see 'relabel plan --help' and 'relabel tar"
+          + " --help'; 1 there means changes are planned, or labels differ)",
       "255:setfiles and restorecon: their usage errors and fatal errors, as setfiles(8) and restorecon(8) exit"
           + " (see 'relabel setfiles --help'); the fixfiles verbs: an entry that could not be labelled",
     })

@@ -8,6 +8,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /** Runs {@code relabel} in-process on memory streams, as {@code main} runs it on the process's. */
 public final class Cli {
@@ -56,10 +57,19 @@ public final class Cli {
   }
 
   public static Result run(InputStream stdin, Charset charset, String... args) {
+    return run(stdin, charset, Map.of(), args);
+  }
+
+  /** As {@link #run(String...)}, with these environment variables (the process's are never seen). */
+  public static Result run(Map<String, String> environment, String... args) {
+    return run(new ByteArrayInputStream(new byte[0]), StandardCharsets.UTF_8, environment, args);
+  }
+
+  private static Result run(InputStream stdin, Charset charset, Map<String, String> environment, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     // As main builds it: with only the verb the arguments name.
-    int status = RelabelCommand.commandLine(new Io(stdin, out, err, charset), args).execute(args);
+    int status = RelabelCommand.commandLine(new Io(stdin, out, err, charset, environment), args).execute(args);
     return new Result(status, out.toByteArray(), err.toString(charset), err.toByteArray());
   }
 

@@ -218,6 +218,21 @@ class LauncherIT {
     assertTrue(usage.err().startsWith("relabel: -E "), usage::toString);
   }
 
+  /** The process's own environment reaches the verbs: RELABEL_THREADS is -T's default, checked as -T is. */
+  @Test
+  void relabelThreadsComesFromTheEnvironment() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("threads"));
+    Files.createDirectories(root.resolve("some/sub"));
+    List<String> args = List.of("setfiles", "-n", "--json", "-r", root.toString(), policy.toString(),
+        root.resolve("some").toString());
+    Run two = run(launcher, Map.of("RELABEL_THREADS", "2"), new byte[0], args.toArray(String[]::new));
+    assertEquals(0, two.status(), two::toString);
+    assertTrue(two.outText().contains("\"threads\":2,"), two::toString);
+    Run bad = run(launcher, Map.of("RELABEL_THREADS", "x"), new byte[0], args.toArray(String[]::new));
+    assertEquals(255, bad.status(), bad::toString);
+    assertTrue(bad.err().startsWith("relabel: invalid thread count in RELABEL_THREADS: 'x'"), bad::toString);
+  }
+
   /**
    * JNA would extract its native library into its temporary directory at every start and fail
    * where it cannot; the launcher points it at the one the build unpacked. An unusable directory

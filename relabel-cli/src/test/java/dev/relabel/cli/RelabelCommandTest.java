@@ -57,6 +57,23 @@ class RelabelCommandTest {
   }
 
   @Test
+  void helpNamesEveryExitStatusTarCheckIncluded() {
+    String help = Cli.run("--help").outLatin1().replaceAll("\\s+", " ");
+    assertTrue(help.contains(" 2 plan and tar --check only: no plan or check could be made"), help);
+  }
+
+  /** What the boot relabel prints about SELinux's mode, and --no-reboot, as AutorelabelIT sees them printed. */
+  @Test
+  void autorelabelsHelpSaysWhatTheBootPrints() {
+    String help = Cli.run("autorelabel", "--help").outLatin1().replaceAll("\\s+", " ");
+    assertTrue(help.contains("'*** relabel runs in CONTEXT: SELinux stays enforcing.'"), help);
+    assertTrue(help.contains("SELinux is switched to permissive for this boot"), help);
+    assertTrue(help.contains("'*** relabel runs in CONTEXT, not in its own SELinux domain relabel_t (its policy"
+        + " module is not installed): SELinux is permissive for this relabel boot, ...'"), help);
+    assertTrue(help.contains("--no-reboot Do not reboot after the relabel: /.autorelabel is still removed"), help);
+  }
+
+  @Test
   void helpCommandShowsAVerbsHelp() {
     Result r = Cli.run("help", "lookup");
     assertEquals(0, r.status());

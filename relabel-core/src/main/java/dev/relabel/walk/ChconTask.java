@@ -3,7 +3,6 @@ package dev.relabel.walk;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.FileType;
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.CountedCompleter;
 
 /**
@@ -12,78 +11,43 @@ import java.util.concurrent.CountedCompleter;
  * once its entries are listed (chcon labels a directory when fts leaves it, and not at all when it
  * cannot be read). Symlinks are labelled themselves, never followed.
  */
-final class ChconTask extends CountedCompleter<Void> {
+final class ChconTask extends TreeTask {
   private static final long serialVersionUID = 1L;
   private static final byte[] SELF = new byte[0];
 
   private final transient ChconRun run;
-  /** The parent to open this directory from, or null when {@link #opened} is given. */
-  private final transient SharedDirectory parent;
-  private transient FileTree.Directory opened;
-  /** The name to open it by, and how chcon's label messages name it. */
-  private final byte[] name;
-  private final byte[] path;
 
+  /** {@code name}: the name to open it by, and how chcon's label messages name it. */
   ChconTask(CountedCompleter<?> completer, ChconRun run, SharedDirectory parent, FileTree.Directory opened,
       byte[] name, byte[] path) {
-    super(completer);
+    super(completer, parent, opened, name, path);
     this.run = run;
-    this.parent = parent;
-    this.opened = opened;
-    this.name = name;
-    this.path = path;
   }
 
   @Override
-  public void compute() {
-    try {
-      visit();
-    } finally {
-      tryComplete();
-    }
+  protected boolean cancelled() {
+    return run.cancelled();
   }
 
-  private void visit() {
-    FileTree.Directory directory = opened;
-    opened = null;
-    if (directory == null) {
-      try {
-        if (run.cancelled()) {
-          return;
-        }
-        directory = parent.directory().openChild(name, path);
-      } catch (NativeIoException.NoSuchEntryException e) {
-        run.problem(ChconProblem.Kind.CANNOT_ACCESS, path, name, e.errno(), null, null);
-        return;
-      } catch (IOException e) {
-        run.problem(ChconProblem.Kind.CANNOT_READ_DIRECTORY, path, name, ChconRun.errno(e), null, null);
-        return;
-      } finally {
-        parent.release();
-      }
-    }
-    SharedDirectory self = new SharedDirectory(directory);
-    try {
-      List<FileTree.Entry> entries;
-      try {
-        entries = directory.entries();
-      } catch (IOException e) {
-        run.problem(ChconProblem.Kind.CANNOT_READ_DIRECTORY, path, name, ChconRun.errno(e), null, null);
-        return;
-      }
-      for (FileTree.Entry entry : entries) {
-        if (run.cancelled()) {
-          return;
-        }
-        visitEntry(directory, self, entry);
-      }
-      run.change(directory, SELF, path, name);
-    } finally {
-      self.release();
-    }
+  @Override
+  protected void cannotOpen(IOException e) {
+    run.problem(e instanceof NativeIoException.NoSuchEntryException ? ChconProblem.Kind.CANNOT_ACCESS
+        : ChconProblem.Kind.CANNOT_READ_DIRECTORY, path, name, ChconRun.errno(e), null, null);
   }
 
-  private void visitEntry(FileTree.Directory directory, SharedDirectory self, FileTree.Entry entry) {
+  @Override
+  protected void cannotList(IOException e) {
+    run.problem(ChconProblem.Kind.CANNOT_READ_DIRECTORY, path, name, ChconRun.errno(e), null, null);
+  }
+
+  /** chcon labels a directory when fts leaves it, and not at all when it cannot be read. */
+  @Override
+  protected void listed(FileTree.Directory directory) {
+    run.change(directory, SELF, path, name);
+  }
+
+  @Override
+  protected void visitEntry(FileTree.Directory directory, SharedDirectory self, FileTree.Entry entry) {
     byte[] childPath = ChconRun.join(path, entry.name());
     try {
       FileType type = entry.type();
@@ -91,9 +55,7 @@ final class ChconTask extends CountedCompleter<Void> {
         type = directory.status(entry.name(), childPath).type();
       }
       if (type == FileType.DIRECTORY) {
-        self.retain();
-        addToPendingCount(1);
-        new ChconTask(this, run, self, null, entry.name(), childPath).fork();
+        forkChild(self, new ChconTask(this, run, self, null, entry.name(), childPath));
       } else {
         run.change(directory, entry.name(), childPath, entry.name());
       }

@@ -5,84 +5,48 @@ import dev.relabel.policy.PathBytes;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.FileType;
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.CountedCompleter;
 
-/**
- * Labels the entries of one directory and forks a task for each subdirectory. Tasks complete
- * through their completer chain and never join, so the walk's depth never becomes stack depth,
- * and idle workers steal pending subdirectories.
- */
-final class DirectoryTask extends CountedCompleter<Void> {
+/** Labels the entries of one directory and forks a task for each subdirectory it descends. */
+final class DirectoryTask extends TreeTask {
   private static final long serialVersionUID = 1L;
 
   private final transient Walk walk;
-  /** The parent to open this directory from, or null when {@link #opened} is given. */
-  private final transient SharedDirectory parent;
-  private transient FileTree.Directory opened;
-  private final byte[] name;
-  private final byte[] path;
   private final transient DirectoryMatch match;
   /** The filesystem the walk started on, for {@code -x}; -1 when not needed. */
   private final long device;
 
   DirectoryTask(CountedCompleter<?> completer, Walk walk, SharedDirectory parent, FileTree.Directory opened,
       byte[] name, byte[] path, DirectoryMatch match, long device) {
-    super(completer);
+    super(completer, parent, opened, name, path);
     this.walk = walk;
-    this.parent = parent;
-    this.opened = opened;
-    this.name = name;
-    this.path = path;
     this.match = match;
     this.device = device;
   }
 
   @Override
-  public void compute() {
-    try {
-      visit();
-    } finally {
-      tryComplete();
-    }
+  protected boolean cancelled() {
+    return walk.cancelled();
   }
 
-  private void visit() {
-    FileTree.Directory directory = opened;
-    if (directory == null) {
-      try {
-        if (walk.cancelled()) {
-          return;
-        }
-        directory = parent.directory().openChild(name, path);
-      } catch (IOException e) {
-        walk.fail(path, e);
-        return;
-      } finally {
-        parent.release();
-      }
-    }
-    opened = null;
-    SharedDirectory self = new SharedDirectory(directory);
-    try {
-      if (walk.options.oneFilesystem() && directory.status(new byte[0], path).device() != device) {
-        return;
-      }
-      List<FileTree.Entry> entries = directory.entries();
-      for (FileTree.Entry entry : entries) {
-        if (walk.cancelled()) {
-          return;
-        }
-        visitEntry(directory, self, entry);
-      }
-    } catch (IOException e) {
-      walk.fail(path, e);
-    } finally {
-      self.release();
-    }
+  @Override
+  protected void cannotOpen(IOException e) {
+    walk.fail(path, e);
   }
 
-  private void visitEntry(FileTree.Directory directory, SharedDirectory self, FileTree.Entry entry) {
+  /** With -x, a directory on another filesystem than the walk's start is not listed. */
+  @Override
+  protected boolean enters(FileTree.Directory directory) throws IOException {
+    return !walk.options.oneFilesystem() || directory.status(new byte[0], path).device() == device;
+  }
+
+  @Override
+  protected void cannotList(IOException e) {
+    walk.fail(path, e);
+  }
+
+  @Override
+  protected void visitEntry(FileTree.Directory directory, SharedDirectory self, FileTree.Entry entry) {
     byte[] childPath = Walk.join(path, entry.name());
     boolean descend = true;
     try {
@@ -125,9 +89,7 @@ final class DirectoryTask extends CountedCompleter<Void> {
         descend = !(e instanceof NativeIoException.NoSuchEntryException);
       }
       if (type == FileType.DIRECTORY && descend && walk.descends(childPath)) {
-        self.retain();
-        addToPendingCount(1);
-        new DirectoryTask(this, walk, self, null, entry.name(), childPath, match.enter(childName), device).fork();
+        forkChild(self, new DirectoryTask(this, walk, self, null, entry.name(), childPath, match.enter(childName), device));
       }
     } catch (IOException e) {
       walk.fail(childPath, e);

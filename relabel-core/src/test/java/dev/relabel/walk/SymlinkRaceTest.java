@@ -5,6 +5,7 @@ import dev.relabel.report.RelabelListener;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.context.ContextEdit;
 import dev.relabel.match.LabelMatcher;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,21 +24,55 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The attack {@code O_NOFOLLOW} and descriptor-relative calls exist for: while the walker runs, a
+ * The attack {@code O_NOFOLLOW} and descriptor-relative calls exist for: while a walk runs, a
  * directory inside the tree is swapped, again and again, for a symlink to a directory outside it.
- * Whatever the walker meets, nothing outside the tree may change: it must never follow the link.
- * Half the walks use the {@code /proc/self/fd} fallback that kernels without getxattrat get.
+ * Whatever the walk meets, nothing outside the tree may change: it must never follow the link. Both
+ * engines are attacked: {@link Relabeler} (every spec matches everything, outside the tree too) and
+ * {@link ContextChanger} (chcon -R; each walk sets another context). Half the walks use the
+ * {@code /proc/self/fd} fallback that kernels without getxattrat get.
  */
 class SymlinkRaceTest {
   private static final String SENTINEL = "sentinel_u:sentinel_r:sentinel_t:s0";
+  private static final String A = "system_u:object_r:a_t:s0";
   private static final int MAX_WALKS = 200;
   private static final long MAX_NANOS = 10_000_000_000L;
 
   @TempDir Path dir;
 
+  /** The n-th walk of the tree (n = -1: the one after the attack, which must label it all A). */
+  @FunctionalInterface
+  private interface Walker {
+    RelabelReport walk(int n, Path tree) throws IOException;
+  }
+
   @Test
   @Timeout(120)
   void aDirectorySwappedForASymlinkMidWalkNeverLetsTheWalkOut() throws Exception {
+    // Every spec matches everything, outside the tree too: a followed link would be relabelled.
+    LabelMatcher a = TestPolicy.matcher(dir.resolve("policy-a"), "/.*  " + A);
+    LabelMatcher b = TestPolicy.matcher(dir.resolve("policy-b"), "/.*  system_u:object_r:b_t:s0");
+    attack("SymlinkRaceTest", (n, tree) -> {
+      RelabelOptions options = n < 0 ? RelabelOptions.defaults().withForce(true)
+          : RelabelOptions.defaults().withForce(true).withThreads(1 + n % 2);
+      return Relabeler.onDisk(n < 0 || n % 2 == 0 ? a : b, options, RelabelListener.NONE).run(List.of(tree));
+    });
+  }
+
+  @Test
+  @Timeout(120)
+  void chconRecursiveNeverFollowsTheSwappedSymlinkEither() throws Exception {
+    ContextEdit a = ContextEdit.whole(A);
+    ContextEdit b = ContextEdit.fields().type("b_t").build();
+    attack("ChconSymlinkRaceTest", (n, tree) -> {
+      ChconOptions options = n < 0 ? ChconOptions.builder(a).recurse(true).build()
+          : ChconOptions.builder(n % 2 == 0 ? a : b).recurse(true).threads(1 + n % 2).build();
+      try (ContextChanger changer = ContextChanger.onDisk(options, ChconListener.NONE)) {
+        return changer.run(List.of(tree));
+      }
+    });
+  }
+
+  private void attack(String name, Walker walker) throws Exception {
     Path tree = Files.createDirectory(dir.resolve("tree"));
     Path outside = Files.createDirectory(dir.resolve("outside"));
     List<Path> outsiders = new ArrayList<>(List.of(outside));
@@ -66,10 +101,6 @@ class SymlinkRaceTest {
     Path aside = swap.resolve("aside");
     Path parked = swap.resolve("parked");
 
-    // Every spec matches everything, outside the tree too: a followed link would be relabelled.
-    LabelMatcher a = TestPolicy.matcher(dir.resolve("policy-a"), "/.*  system_u:object_r:a_t:s0");
-    LabelMatcher b = TestPolicy.matcher(dir.resolve("policy-b"), "/.*  system_u:object_r:b_t:s0");
-
     AtomicBoolean stop = new AtomicBoolean();
     AtomicLong swaps = new AtomicLong();
     AtomicReference<Throwable> swapperFailed = new AtomicReference<>();
@@ -95,9 +126,7 @@ class SymlinkRaceTest {
     try {
       while (walks < MAX_WALKS && System.nanoTime() - start < MAX_NANOS && swapperFailed.get() == null) {
         XattrFallback.useXattrAt(xattrAt && walks % 4 < 2);
-        RelabelOptions options = RelabelOptions.defaults().withForce(true).withThreads(1 + walks % 2);
-        RelabelReport report = Relabeler.onDisk(walks % 2 == 0 ? a : b, options, RelabelListener.NONE)
-            .run(List.of(tree));
+        RelabelReport report = walker.walk(walks, tree);
         failures += report.failures().size();
         walks++;
       }
@@ -121,16 +150,15 @@ class SymlinkRaceTest {
     }
     assertEquals(Map.of(), changed, "labels outside the tree changed (" + walks + " walks, " + swaps.get()
         + " swaps, " + failures + " failures met)");
-    System.out.println("SymlinkRaceTest: " + walks + " walks, " + swaps.get() + " swaps, " + failures
+    System.out.println(name + ": " + walks + " walks, " + swaps.get() + " swaps, " + failures
         + " failures met (entries swapped away or found a symlink)");
 
     // The tree, quiet now, is labelled whole by one more walk.
-    RelabelReport last = Relabeler.onDisk(a, RelabelOptions.defaults().withForce(true), RelabelListener.NONE)
-        .run(List.of(tree));
+    RelabelReport last = walker.walk(-1, tree);
     assertEquals(List.of(), last.failures());
     try (Stream<Path> inTree = Files.walk(tree)) {
       for (Path p : (Iterable<Path>) inTree::iterator) {
-        assertEquals("system_u:object_r:a_t:s0", DiskLabels.get(p), p.toString());
+        assertEquals(A, DiskLabels.get(p), p.toString());
       }
     }
   }

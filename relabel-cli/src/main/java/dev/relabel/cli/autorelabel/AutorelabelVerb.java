@@ -39,7 +39,8 @@ import picocli.CommandLine.Option;
     description = {
       "If /.autorelabel exists: relabel every read-write filesystem that holds labels (as 'relabel"
           + " restore' with no PATH) with the options the file holds (fixfiles onboot's: -F, -N DATE,"
-          + " -T N; -M is not supported and is ignored), on every core unless it says -T, with"
+          + " -T N; -M is not supported and is ignored), on every core unless it says -T (or RELABEL_THREADS"
+          + " is set), with"
           + " the system's own policy; then remove the file, sync and reboot (systemctl --force"
           + " reboot) unless --no-reboot. Without /.autorelabel it does nothing and exits 0.",
       "",
@@ -51,6 +52,16 @@ import picocli.CommandLine.Option;
       "",
       "When the relabel does not finish cleanly (an entry that could not be labelled, a signal),"
           + " /.autorelabel stays and nothing reboots: the next boot, or the next run, starts again.",
+      "",
+      "SELinux mode: before labelling, the console says which context the relabel runs in. In its"
+          + " own domain, relabel_t (relabel's policy module, packaging/selinux): '*** relabel runs in"
+          + " CONTEXT: SELinux stays enforcing.' Enforcing anywhere else (the module is not"
+          + " installed): SELinux is switched to permissive for this boot, as Debian's and Fedora's"
+          + " relabel make it, and the line says so ('*** relabel runs in CONTEXT, not in its own"
+          + " SELinux domain relabel_t (its policy module is not installed): SELinux is permissive for"
+          + " this relabel boot, ...'); the reboot restores the mode /etc/selinux/config names. A"
+          + " refused switch is said too, and the relabel goes on (what the policy refuses is reported"
+          + " per entry). Not enforcing: '*** relabel runs in CONTEXT; SELinux is not enforcing.'",
     },
     footer = {
       "%nExit status: 0 (done, or nothing to do); 255 when an entry could not be labelled; 130/143"
@@ -63,7 +74,9 @@ public final class AutorelabelVerb extends FixfilesVerb {
   /** How often a progress line is written while a filesystem is being labelled. */
   private static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(5);
 
-  @Option(names = "--no-reboot", description = "Do not reboot after the relabel.")
+  @Option(names = "--no-reboot",
+      description = "Do not reboot after the relabel: /.autorelabel is still removed and the disks synced,"
+          + " then exit 0. A switch to permissive (see above) then lasts until the next boot.")
   private boolean noReboot;
 
   @Option(names = "--progress-interval", paramLabel = "SECONDS", hidden = true, defaultValue = "5",
@@ -98,10 +111,8 @@ public final class AutorelabelVerb extends FixfilesVerb {
       return ExitStatus.OK;
     }
     String asked = Files.readString(flag, StandardCharsets.ISO_8859_1).strip();
+    // -T: the command line's, else the flag file's, else RELABEL_THREADS, else 0 (FixfilesVerb's default).
     applyFlagOptions(asked);
-    if (threads.given() == null) {
-      threads.give("0");
-    }
     say("*** Warning -- SELinux relabel is required (" + flag + (asked.isEmpty() ? "" : ": " + asked) + ").");
     say("*** Relabeling could take a very long time, depending on file system size and speed of hard drives.");
     stayEnforcingOnlyInOwnDomain();

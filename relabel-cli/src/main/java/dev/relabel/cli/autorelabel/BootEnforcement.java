@@ -17,11 +17,25 @@ import java.util.Optional;
  * Fedora's selinux-autorelabel do for every relabel boot; the reboot restores the mode
  * {@code /etc/selinux/config} names.
  *
- * @param enforceFile {@code /sys/fs/selinux/enforce} of the host
- * @param currentContext {@code /proc/self/attr/current}: this process's context
+ * <p>This process's context is read once, when the check is made ({@link #of}): it does not change
+ * during a run, and the console lines name the one the decision was taken on.
  */
-record BootEnforcement(Path enforceFile, Path currentContext) {
+final class BootEnforcement {
   static final String OWN_DOMAIN = "relabel_t";
+
+  /** {@code /sys/fs/selinux/enforce} of the host. */
+  private final Path enforceFile;
+  /** This process's context, from {@code /proc/self/attr/current}, read once. */
+  private final Optional<String> context;
+
+  /**
+   * @param enforceFile {@code /sys/fs/selinux/enforce} of the host
+   * @param currentContext {@code /proc/self/attr/current}: this process's context, read now
+   */
+  BootEnforcement(Path enforceFile, Path currentContext) {
+    this.enforceFile = enforceFile;
+    this.context = read(currentContext);
+  }
 
   static BootEnforcement of(FixfilesHost host) {
     return new BootEnforcement(host.file("/sys/fs/selinux/enforce"), host.file("/proc/self/attr/current"));
@@ -41,6 +55,10 @@ record BootEnforcement(Path enforceFile, Path currentContext) {
    * and lets it be read: a domain the policy does not let read its own context is not relabel_t.
    */
   Optional<String> context() {
+    return context;
+  }
+
+  private static Optional<String> read(Path currentContext) {
     try {
       String context = Files.readString(currentContext, StandardCharsets.ISO_8859_1);
       int end = context.indexOf('\0');
@@ -53,7 +71,7 @@ record BootEnforcement(Path enforceFile, Path currentContext) {
 
   /** Whether this process runs in {@code relabel_t} (the type, the third field of its context). */
   boolean inOwnDomain() {
-    return context().map(context -> {
+    return context.map(context -> {
       String[] fields = context.split(":", 4);
       return fields.length >= 3 && fields[2].equals(OWN_DOMAIN);
     }).orElse(false);

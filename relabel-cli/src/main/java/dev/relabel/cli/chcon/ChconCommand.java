@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "chcon",
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     usageHelpWidth = 100,
     customSynopsis = {
@@ -141,9 +142,8 @@ public final class ChconCommand implements Callable<Integer> {
     traversal = 'P';
   }
 
-  @Option(names = "-T", paramLabel = "N",
-      description = "Use N threads; 0 for one per core. Default: $RELABEL_THREADS, else 1.")
-  private String threads;
+  @Mixin
+  private ThreadsOption threads;
 
   @Option(names = "--summary",
       description = "At the end, one line on standard error: entries handled, changed, failed, and the time taken.")
@@ -175,7 +175,7 @@ public final class ChconCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), args.isEmpty() ? "missing operand"
           : "missing operand after " + new String(quoting.value(bytes(args.get(args.size() - 1), charset)), charset));
     }
-    int threadCount = threads != null ? ThreadsOption.parse(spec, threads) : defaultThreads();
+    int threadCount = threads.count(1);
     try (Reporting reporting = Reporting.start(parent.io(), "chcon", json, null, verbose, false)) {
       ChconOutput output = new ChconOutput(reporting.io(), quoting);
       ContextEdit edit;
@@ -199,6 +199,7 @@ public final class ChconCommand implements Callable<Integer> {
       }
       ChconOptions options = ChconOptions.builder(edit).recurse(recurse).dereference(dereference)
           .preserveRoot(preserveRoot).threads(threadCount).announceEach(verbose).build();
+      reporting.threads(options.workerCount());
       List<byte[]> raw = new ArrayList<>(files.size());
       for (String file : files) {
         raw.add(bytes(file, charset));
@@ -240,14 +241,6 @@ public final class ChconCommand implements Callable<Integer> {
     throw new ParameterException(spec.commandLine(), "-" + traversal
         + " is not supported: following symbolic links to directories under -R would label files outside"
         + " the tree (-P, the default, labels each symlink itself)");
-  }
-
-  private static int defaultThreads() {
-    String env = System.getenv("RELABEL_THREADS");
-    if (env != null && !env.isEmpty() && env.chars().allMatch(c -> c >= '0' && c <= '9') && env.length() < 6) {
-      return Integer.parseInt(env);
-    }
-    return 1;
   }
 
   /** An argument back as the bytes the process received. */

@@ -222,6 +222,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
         .withThreads(threads.count(0))
         .withForce(force)
         .withDryRun(dryRun);
+    reporting.threads(options.workerCount());
     return host.isRealRoot() ? options : options.withAlternateRoot(Path.of(host.root()));
   }
 

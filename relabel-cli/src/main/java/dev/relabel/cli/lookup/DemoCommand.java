@@ -3,6 +3,7 @@ package dev.relabel.cli.lookup;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.Reporting;
@@ -35,6 +36,7 @@ import picocli.CommandLine.ParentCommand;
     name = "demo",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     description = {
       "Label a sample tree in a new temporary directory with the bundled sample policy, and show what changed.",
       "Nothing outside the temporary directory is read or written.",
@@ -56,8 +58,8 @@ public final class DemoCommand implements Callable<Integer> {
   @Option(names = "--keep", description = "Keep the temporary directory and print its path, to inspect it (getfattr -R -n security.selinux DIR).")
   private boolean keep;
 
-  @Option(names = {"-T", "--threads"}, paramLabel = "N", description = "Worker threads, 0 for one per core (default: ${DEFAULT-VALUE}).")
-  private int threads = 0;
+  @Mixin
+  private ThreadsOption threads;
 
   @Mixin
   private JsonOption json;
@@ -98,8 +100,9 @@ public final class DemoCommand implements Callable<Integer> {
         out.println("Not running as root: security.selinux cannot be written here, so this is a dry run (-n).");
         out.println();
       }
-      RelabelOptions options = RelabelOptions.defaults().withThreads(threads).withAlternateRoot(root)
+      RelabelOptions options = RelabelOptions.defaults().withThreads(threads.count(0)).withAlternateRoot(root)
           .withCheckSeclabel(false).withDryRun(dryRun);
+      reporting.threads(options.workerCount());
       RelabelListener printer = new RelabelListener() {
         @Override
         public void changed(RelabelReport.Change change) {

@@ -1,6 +1,7 @@
 package dev.relabel.cli.lookup;
 
 import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.PolicyOption;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
@@ -72,14 +73,8 @@ public final class PlanCommand implements Callable<Integer>, ExitStatus.Declared
     return ExitStatus.Scheme.PLAN;
   }
 
-  @Option(names = {"-f", "--file-contexts"}, paramLabel = "FILE_CONTEXTS",
-      description = "The policy (with its .local, .homedirs, .subs beside it). Default: the system policy,"
-          + " the one ROOT/etc/selinux/config names.")
-  private Path fileContexts;
-
-  @Option(names = {"-r", "--root"}, paramLabel = "ROOT",
-      description = "Match paths as if ROOT were / (setfiles -r); without -f the policy is ROOT's too.")
-  private Path root;
+  @Mixin
+  private PolicyOption policyFile;
 
   @Option(names = {"-C", "--previous"}, paramLabel = "PREVIOUS_FILE_CONTEXTS",
       description = "Plan the update from this policy to the current one.")
@@ -113,14 +108,15 @@ public final class PlanCommand implements Callable<Integer>, ExitStatus.Declared
 
   private int plan(Reporting reporting) throws IOException, PolicyException {
     Io io = reporting.io();
-    Path base = root == null ? Path.of("/") : root;
-    Path policy = fileContexts != null ? fileContexts : PolicyLoader.systemFileContexts(base);
-    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
+    Path policy = policyFile.file();
+    LabelMatcher matcher = PolicyOption.matcher(policy);
+    Path root = policyFile.root();
     RelabelOptions options = RelabelOptions.defaults().withThreads(threads.count(0)).withForce(force).withDryRun(true)
         .withExcludes(excludes).withOneFilesystem(true);
     if (root != null) {
       options = options.withAlternateRoot(root);
     }
+    reporting.threads(options.workerCount());
     ChangeSummary summary = new ChangeSummary();
     RelabelReport report;
     try (Relabeler relabeler = new Relabeler(matcher, SystemPolicy.customizableTypes(), options,

@@ -69,7 +69,7 @@ public final class JsonOption {
     if (report == null) {
       return io;
     }
-    return new Io(io.in(), io.err(), new LineCopy(io.err(), report), io.charset());
+    return io.withOutput(io.err(), new LineCopy(io.err(), report));
   }
 
   /** Passes bytes through, and hands each complete line (without its newline) to the report. */

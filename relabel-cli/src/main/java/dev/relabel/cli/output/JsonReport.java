@@ -70,6 +70,8 @@ public final class JsonReport implements RelabelListener {
   /** The walks' own durations, summed ({@code walkSeconds}); walks counts them. */
   private long walkNanos;
   private int walks;
+  /** The worker threads the walk ran on; 0 until a verb that walks says. */
+  private int threads;
   private boolean started;
   private boolean streaming;
   private boolean finished;
@@ -173,6 +175,11 @@ public final class JsonReport implements RelabelListener {
     walks++;
   }
 
+  /** The worker threads the walk runs on (-T, else $RELABEL_THREADS, else the verb's default; 0 resolved). */
+  public synchronized void threads(int workers) {
+    threads = workers;
+  }
+
   /** Adds 1 to the count {@code name}. */
   public synchronized void count(String name) {
     count(name, 1);
@@ -236,6 +243,9 @@ public final class JsonReport implements RelabelListener {
     if (walks > 0) {
       // The walk alone, without JVM start, policy load or this report: what thread scaling acts on.
       json.writeNumberProperty("walkSeconds", walkNanos / 1e9);
+    }
+    if (threads > 0) {
+      json.writeNumberProperty("threads", threads);
     }
     json.writeNumberProperty("durationMs", (System.nanoTime() - startNanos) / 1_000_000);
     json.writeNumberProperty("exitStatus", exitStatus);

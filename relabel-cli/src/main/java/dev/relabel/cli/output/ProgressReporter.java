@@ -82,7 +82,7 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
     this.line = bar ? new StatusLine(io.err(), io.charset()) : null;
     this.text = setfilesText;
     this.io = line == null ? io
-        : new Io(io.in(), stdoutTerminal ? line.guard(io.out()) : io.out(), line.guard(io.err()), io.charset());
+        : io.withOutput(stdoutTerminal ? line.guard(io.out()) : io.out(), line.guard(io.err()));
     this.bar = bar ? newBar(task, line, io.charset().equals(StandardCharsets.UTF_8)) : null;
     this.refresher = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "relabel-progress");

@@ -83,6 +83,13 @@ public final class Reporting implements AutoCloseable {
     return all.size() == 1 ? output : new Listeners(all);
   }
 
+  /** The worker threads the walk runs on, for the JSON report. */
+  public void threads(int workers) {
+    if (json != null) {
+      json.threads(workers);
+    }
+  }
+
   /** Before the walk of {@code root} (absolute, normalized). */
   public void expect(Path root) {
     progress.expect(root);

@@ -3,12 +3,11 @@ package dev.relabel.cli.setfiles;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.HelpOrder;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
 import dev.relabel.policy.PolicyException;
-import dev.relabel.walk.DirectoryDigests;
-import dev.relabel.walk.RelabelOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,71 +88,29 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
     return ExitStatus.Scheme.SETFILES;
   }
 
-  @Spec
   private CommandSpec spec;
+
+  /** The verb's model, its options (SetfilesFlags' among its own) in its help's order. */
+  @Spec
+  void spec(CommandSpec spec) {
+    this.spec = HelpOrder.apply(spec, "-R", "-F", "-n", "-v", "-e", "-i", "-x", "-m", "-T", "-f", "-s", "-0", "-W",
+        "-D", "-I", "-q", "-p", "--progress", "--json");
+  }
 
   @Option(names = {"-R", "-r"}, description = "Recurse: label each PATH and everything below it.")
   private boolean recurse;
 
-  @Option(names = "-F", description = "Force: set the whole context (user, role, type, range), also over a customizable type.")
-  private boolean force;
-
-  @Option(names = "-n", description = "Change nothing; with -v, print what would change.")
-  private boolean dryRun;
+  @Mixin
+  private SetfilesFlags flags;
 
   @Option(names = "-v", description = "Print each change (may be repeated; once is enough).")
   private boolean[] verbose = new boolean[0];
 
-  @Option(names = "-e", paramLabel = "DIR",
-      description = "Skip the directory DIR (a full path) and everything below it; may be repeated."
-          + " A DIR that does not exist is ignored with a warning, as restorecon does.")
-  private List<String> excludes = new ArrayList<>();
-
-  @Option(names = "-i", description = "A PATH that does not exist is not an error.")
-  private boolean ignoreMissing;
-
   @Option(names = "-x", description = "Do not cross into other filesystems below a PATH.")
   private boolean oneFilesystem;
 
-  @Option(names = "-m", description = "Do not skip the mounts without seclabel (only skipped when SELinux is enabled).")
-  private boolean noSeclabelCheck;
-
   @Mixin
   private ThreadsOption threads;
-
-  @Option(names = "-f", paramLabel = "FILE",
-      description = "Read the paths from FILE ('-' for standard input), one per line, instead of PATH arguments.")
-  private String inputFile;
-
-  @Option(names = "-s", description = "Read the paths from standard input (as -f -).")
-  private boolean standardInput;
-
-  @Option(names = "-0", description = "With -f or -s, the paths are separated by NUL bytes, not newlines.")
-  private boolean nulSeparated;
-
-  @Option(names = "-W",
-      description = "After the run, warn about every spec that matched no entry, as restorecon's selabel_stats does.")
-  private boolean warnNoMatch;
-
-  @Option(names = "-D", description = "With -R, use and store directory digests (security.sehash, as libselinux"
-      + " computes them): a directory whose digest equals the policy's is skipped with everything below it"
-      + " ('Skipping restorecon on directory(DIR)'); after a PATH labelled without an error, its directories get"
-      + " the policy's digests. Not on tmpfs, ramfs or sysfs.")
-  private boolean digests;
-
-  @Option(names = "-I", description = "As -D, but check every entry whatever its directory's digest says.")
-  private boolean ignoreDigests;
-
-  @Option(names = "-q", description = "No effect (deprecated in restorecon, kept for scripts).")
-  private boolean quiet;
-
-  @Option(names = "-o", paramLabel = "FILE", hidden = true,
-      description = "No effect but a warning, as in restorecon ('-o option no longer supported').")
-  private List<String> outFiles = new ArrayList<>();
-
-  // Accepted by restorecon 3.4 but refused here (see the footer).
-  @Option(names = "-l", hidden = true)
-  private boolean syslog;
 
   @Mixin
   private ProgressOptions progress;
@@ -166,7 +123,7 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
 
   @Override
   public Integer call() throws IOException, PolicyException {
-    if (syslog) {
+    if (flags.syslog()) {
       throw new ParameterException(spec.commandLine(), "-l (log changes to syslog) is not supported");
     }
     if (progress.setfilesFlag() && verbose.length > 0) {
@@ -178,22 +135,15 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
       throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
     }
     return new SetfilesPipeline("restorecon", spec, PathLabeller.Mode.RESTORECON)
-        .output(verbose.length > 0, dryRun)
-        .paths(outFiles, List.of(), excludes)
+        .output(verbose.length > 0, flags.dryRun())
+        .paths(flags.outFiles(), List.of(), flags.excludes())
         .threads(() -> threads.count(1))
-        .roots(paths, inputFile, standardInput, nulSeparated)
-        .statistics(warnNoMatch, false)
-        .engine(RelabelOptions.defaults()
-            .withForce(force)
-            .withDryRun(dryRun)
+        .roots(paths, flags.inputFile(), flags.standardInput(), flags.nulSeparated())
+        .statistics(flags.warnNoMatch(), false)
+        .engine(flags.engine()
             .withOneFilesystem(oneFilesystem)
-            .withIgnoreMissing(ignoreMissing)
-            .withCheckSeclabel(!noSeclabelCheck)
             .withHardLinkCheck(false)
-            .withRecurse(recurse)
-            .withReportUnusedSpecs(warnNoMatch)
-            .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
-                : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF))
+            .withRecurse(recurse))
         .run(parent.io(), json, progress);
   }
 }

@@ -3,12 +3,11 @@ package dev.relabel.cli.setfiles;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.HelpOrder;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
 import dev.relabel.policy.PolicyException;
-import dev.relabel.walk.DirectoryDigests;
-import dev.relabel.walk.RelabelOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,7 +95,6 @@ import picocli.CommandLine.Spec;
           + " (setfiles' -h prints its usage and exits 255).",
     })
 public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Declared {
-
   @ParentCommand
   private IoHost parent;
 
@@ -105,17 +103,20 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
     return ExitStatus.Scheme.SETFILES;
   }
 
-  @Spec
   private CommandSpec spec;
 
-  @Option(names = "-F", description = "Force: set the whole context (user, role, type, range), also over a customizable type.")
-  private boolean force;
+  /** The verb's model, its options (SetfilesFlags' among its own) in its help's order. */
+  @Spec
+  void spec(CommandSpec spec) {
+    this.spec = HelpOrder.apply(spec, "-F", "-U", "-n", "-v", "-r", "-e", "-i", "-m", "-A", "-j", "-T", "-C", "-q", "-f",
+        "-s", "-0", "-d", "-D", "-I", "-p", "--progress", "--json", "-W");
+  }
+
+  @Mixin
+  private SetfilesFlags flags;
 
   @Option(names = "-U", description = "Set user, role and type, not only the type (setfiles 3.5+).")
   private boolean userRoleType;
-
-  @Option(names = "-n", description = "Change nothing; with -v, print what would change.")
-  private boolean dryRun;
 
   @Option(names = "-v", description = "Print each change.")
   private boolean verbose;
@@ -123,17 +124,6 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   @Option(names = {"-r", "-R"}, paramLabel = "ROOT",
       description = "Label the tree under ROOT as if ROOT were /; every PATH must lie under ROOT.")
   private List<String> alternateRoots = new ArrayList<>();
-
-  @Option(names = "-e", paramLabel = "DIR",
-      description = "Skip the directory DIR (a full path) and everything below it; may be repeated."
-          + " A DIR that does not exist is ignored with a warning, as setfiles does.")
-  private List<String> excludes = new ArrayList<>();
-
-  @Option(names = "-i", description = "A PATH that does not exist is not an error.")
-  private boolean ignoreMissing;
-
-  @Option(names = "-m", description = "Do not skip the mounts without seclabel (only skipped when SELinux is enabled).")
-  private boolean noSeclabelCheck;
 
   @Option(names = "-A", description = "Do not check hard links for conflicting labels (setfiles 3.5+).")
   private boolean noHardLinkCheck;
@@ -147,55 +137,21 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   @Option(names = "-C", description = "Exit 1, not 255, when the only errors are entries that could not be relabelled.")
   private boolean countErrors;
 
-  @Option(names = "-q", description = "No effect (deprecated in setfiles, kept for scripts).")
-  private boolean quiet;
-
-  @Option(names = "-o", paramLabel = "FILE", hidden = true,
-      description = "No effect but a warning, as in setfiles ('-o option no longer supported').")
-  private List<String> outFiles = new ArrayList<>();
-
-  @Option(names = "-f", paramLabel = "FILE",
-      description = "Read the paths from FILE ('-' for standard input), one per line, instead of PATH arguments.")
-  private String inputFile;
-
-  @Option(names = "-s", description = "Read the paths from standard input (as -f -), without the hard link check.")
-  private boolean standardInput;
-
-  @Option(names = "-0", description = "With -f or -s, the paths are separated by NUL bytes, not newlines (no effect otherwise).")
-  private boolean nulSeparated;
-
   @Option(names = "-d", description = "Print the context each entry's spec gives it: PATH matched by CONTEXT.")
   private boolean printMatches;
 
-  @Option(names = "-D", description = "Use and store directory digests (security.sehash, as libselinux"
-      + " computes them): a directory whose digest equals the policy's is skipped with everything"
-      + " beneath it (\"Skipping restorecon on directory(PATH)\"); after a PATH is labelled without"
-      + " an error, its directories get the policy's digests. Not on tmpfs, ramfs or sysfs. With -r,"
-      + " digests are of the paths below the alternate root (setfiles 3.4 uses the whole path).")
-  private boolean digests;
-
-  @Option(names = "-I", description = "As -D, but check every entry whatever its directory's digest says.")
-  private boolean ignoreDigests;
-
-  // Accepted by setfiles but refused here, each with its reason (see the footer).
+  // Accepted by setfiles but refused here, each with its reason (see the footer); -l is in SetfilesFlags.
   @Option(names = "-c", paramLabel = "POLICY", hidden = true)
   private String binaryPolicy;
 
   @Option(names = "-E", hidden = true)
   private boolean conflictErrors;
 
-  @Option(names = "-l", hidden = true)
-  private boolean syslog;
-
   @Mixin
   private ProgressOptions progress;
 
   @Mixin
   private JsonOption json;
-
-  @Option(names = "-W",
-      description = "After the run, warn about every spec that matched no entry, as setfiles' selabel_stats does.")
-  private boolean warnNoMatch;
 
   @Option(names = "-x", hidden = true)
   private boolean oneFilesystem;
@@ -210,26 +166,19 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   public Integer call() throws IOException, PolicyException {
     refuseUnsupported();
     return new SetfilesPipeline("setfiles", spec, PathLabeller.Mode.SETFILES)
-        .output(verbose, dryRun)
-        .paths(outFiles, alternateRoots, excludes)
+        .output(verbose, flags.dryRun())
+        .paths(flags.outFiles(), alternateRoots, flags.excludes())
         .threads(() -> threads.count(1))
-        .roots(paths, inputFile, standardInput, nulSeparated)
-        .statistics(warnNoMatch, countErrors)
+        .roots(paths, flags.inputFile(), flags.standardInput(), flags.nulSeparated())
+        .statistics(flags.warnNoMatch(), countErrors)
         .specFile(specFile)
-        .engine(RelabelOptions.defaults()
-            .withForce(force)
+        .engine(flags.engine()
             .withUserRoleType(userRoleType)
-            .withDryRun(dryRun)
             .withOneFilesystem(true)
-            .withIgnoreMissing(ignoreMissing)
-            .withCheckSeclabel(!noSeclabelCheck)
-            .withHardLinkCheck(!noHardLinkCheck && !standardInput)
+            .withHardLinkCheck(!noHardLinkCheck && !flags.standardInput())
             .withSkipMultiLinked(skipMultiLinked)
             .withRecurse(true)
-            .withReportUnusedSpecs(warnNoMatch)
-            .withLogMatches(printMatches)
-            .withDigests(ignoreDigests ? DirectoryDigests.REFRESH
-                : digests ? DirectoryDigests.SKIP_UNCHANGED : DirectoryDigests.OFF))
+            .withLogMatches(printMatches))
         .run(parent.io(), json, progress);
   }
 
@@ -239,7 +188,7 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
       refused = "-c (check contexts against a binary policy) is not supported";
     } else if (conflictErrors) {
       refused = "-E (hard link conflicts as errors) is not supported";
-    } else if (syslog) {
+    } else if (flags.syslog()) {
       refused = "-l (log changes to syslog) is not supported";
     } else if (progress.setfilesFlag() && verbose) {
       refused = "-p and -v are mutually exclusive (progress and verbose), as in setfiles";

@@ -151,6 +151,7 @@ public final class SetfilesPipeline {
     if (alternateRoot[0] != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot[0]));
     }
+    reporting.threads(options.workerCount());
     PathLabeller labeller;
     if (specFile != null) {
       status = checkSpecFile(output, charset);

@@ -1,5 +1,6 @@
 package dev.relabel.cli.tar;
 
+import dev.relabel.cli.common.PolicyOption;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.Io;
@@ -15,7 +16,6 @@ import dev.relabel.archive.TarLabeller;
 import dev.relabel.archive.TarSource;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.PolicyException;
-import dev.relabel.policy.PolicyLoader;
 import dev.relabel.report.ChangeSummary;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
@@ -78,14 +78,8 @@ public final class TarCommand implements Callable<Integer> {
   @ParentCommand
   private IoHost parent;
 
-  @Option(names = {"-f", "--file-contexts"}, paramLabel = "FILE_CONTEXTS",
-      description = "The policy (with its .local, .homedirs, .subs beside it). Default: the one"
-          + " ROOT/etc/selinux/config names.")
-  private Path fileContexts;
-
-  @Option(names = {"-r", "--root"}, paramLabel = "ROOT",
-      description = "Without -f, the policy is the one ROOT/etc/selinux/config names (the image's own). Default: /.")
-  private Path root;
+  @Mixin
+  private PolicyOption policy;
 
   @Option(names = {"-C", "--directory"}, paramLabel = "DIR",
       description = "Archive DIR (as tar -C DIR -cf - .) instead of reading an archive; then the only"
@@ -159,9 +153,7 @@ public final class TarCommand implements Callable<Integer> {
   }
 
   private TarLabeller labeller(Reporting reporting, RelabelListener output) throws IOException, PolicyException {
-    Path base = root == null ? Path.of("/") : root;
-    Path policy = fileContexts != null ? fileContexts : PolicyLoader.systemFileContexts(base);
-    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
+    LabelMatcher matcher = PolicyOption.matcher(policy.file());
     return TarLabeller.builder(matcher).threads(threads.count(0)).listener(reporting.listener(output)).build();
   }
 

@@ -56,6 +56,17 @@ class BootEnforcementTest {
   }
 
   @Test
+  void theContextIsReadOnceForTheWholeRun() throws Exception {
+    BootEnforcement enforcement = enforcement("1", "system_u:system_r:relabel_t:s0\0");
+    // What the console says and what is decided come from the one read, whatever the file says after.
+    Files.writeString(dir.resolve("current"), "system_u:system_r:unconfined_java_t:s0\0");
+    assertEquals(Optional.of("system_u:system_r:relabel_t:s0"), enforcement.context());
+    assertTrue(enforcement.inOwnDomain());
+    Files.delete(dir.resolve("current"));
+    assertEquals(Optional.of("system_u:system_r:relabel_t:s0"), enforcement.context());
+  }
+
+  @Test
   void permissiveIsAZeroWritten() throws Exception {
     BootEnforcement enforcement = enforcement("1", null);
     enforcement.setPermissive();

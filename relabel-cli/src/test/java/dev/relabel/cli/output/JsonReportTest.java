@@ -2,29 +2,23 @@ package dev.relabel.cli.output;
 
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.Cli;
+import dev.relabel.cli.JsonReports;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
-import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
 import dev.relabel.fixtures.AttrTrees;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -34,21 +28,11 @@ import tools.jackson.databind.node.ObjectNode;
  */
 class JsonReportTest {
   private static final String ETC = "system_u:object_r:etc_t:s0";
-  private static final JsonMapper MAPPER = JsonMapper.builder().build();
-  private static Schema schema;
 
   @TempDir
   Path dir;
   private Path root;
   private Path spec;
-
-  @BeforeAll
-  static void loadSchema() throws Exception {
-    try (InputStream in = JsonReport.class.getResourceAsStream(JsonReport.SCHEMA_RESOURCE)) {
-      assertTrue(in != null, "the schema is not on the class path at " + JsonReport.SCHEMA_RESOURCE);
-      schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12).getSchema(in);
-    }
-  }
 
   @BeforeEach
   void tree() throws Exception {
@@ -63,11 +47,7 @@ class JsonReportTest {
 
   /** The one JSON document on standard output, after checking it against the schema. */
   private static JsonNode report(Cli.Result r) {
-    String out = new String(r.out(), StandardCharsets.UTF_8);
-    assertTrue(out.endsWith("}\n") && out.indexOf('\n') == out.length() - 1, () -> "not one JSON line:\n" + r);
-    List<Error> errors = schema.validate(out, InputFormat.JSON);
-    assertEquals(List.of(), errors.stream().map(Error::toString).toList(), () -> "invalid report:\n" + out);
-    return MAPPER.readTree(out);
+    return JsonReports.of(r);
   }
 
   private static List<String> texts(JsonNode array, String field) {
@@ -308,12 +288,12 @@ class JsonReportTest {
     ObjectNode report = (ObjectNode) report(r);
     ObjectNode noStatus = report.deepCopy();
     noStatus.remove("exitStatus");
-    assertFalse(schema.validate(noStatus.toString(), InputFormat.JSON).isEmpty());
+    assertFalse(JsonReports.schema().validate(noStatus.toString(), InputFormat.JSON).isEmpty());
     ObjectNode extra = report.deepCopy();
     extra.put("surprise", 1);
-    assertFalse(schema.validate(extra.toString(), InputFormat.JSON).isEmpty());
+    assertFalse(JsonReports.schema().validate(extra.toString(), InputFormat.JSON).isEmpty());
     ObjectNode noCounts = report.deepCopy();
     ((ObjectNode) noCounts.get("counts")).remove("visited");
-    assertFalse(schema.validate(noCounts.toString(), InputFormat.JSON).isEmpty());
+    assertFalse(JsonReports.schema().validate(noCounts.toString(), InputFormat.JSON).isEmpty());
   }
 }
