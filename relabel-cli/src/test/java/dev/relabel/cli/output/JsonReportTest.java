@@ -278,7 +278,7 @@ class JsonReportTest {
     ObjectNode negative = (ObjectNode) report(
         Cli.run("setfiles", "-n", "--json", "-r", root.toString(), spec.toString(), root + "/srv"));
     negative.put("walkSeconds", -0.5);
-    assertFalse(schema.validate(negative.toString(), InputFormat.JSON).isEmpty(), "the schema refuses a negative walk");
+    assertFalse(JsonReports.schema().validate(negative.toString(), InputFormat.JSON).isEmpty(), "the schema refuses a negative walk");
   }
 
   /** The schema is no formality: it refuses a report without its status, or with a field it does not know. */
