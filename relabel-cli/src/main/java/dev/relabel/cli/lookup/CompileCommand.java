@@ -3,17 +3,19 @@ package dev.relabel.cli.lookup;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.PolicyOption;
+import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.policy.PolicyCache;
 import dev.relabel.policy.PolicyException;
 import dev.relabel.policy.PolicyLoader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -26,6 +28,7 @@ import picocli.CommandLine.ParentCommand;
     name = "compile",
     mixinStandardHelpOptions = true,
     versionProvider = VersionProvider.class,
+    resourceBundle = ThreadsOption.BUNDLE,
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
@@ -59,17 +62,8 @@ public final class CompileCommand implements Callable<Integer> {
   @ParentCommand
   private IoHost parent;
 
-  @Option(
-      names = {"-f", "--file-contexts"},
-      paramLabel = "FILE_CONTEXTS",
-      description = {"The policy's file_contexts. Default: the system policy, the one ROOT/etc/selinux/config names."})
-  private Path fileContexts;
-
-  @Option(
-      names = {"-r", "--root"},
-      paramLabel = "ROOT",
-      description = {"Without -f: compile the policy of the system installed under ROOT. Default: /."})
-  private String root;
+  @Mixin
+  private PolicyOption policy;
 
   @Option(
       names = "--check",
@@ -84,14 +78,7 @@ public final class CompileCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws PolicyException, IOException {
-    Path file = fileContexts;
-    if (file == null) {
-      try {
-        file = PolicyLoader.systemFileContexts(Path.of(root == null ? "/" : root));
-      } catch (InvalidPathException e) {
-        throw new Failure("invalid ROOT '" + root + "': " + e.getReason());
-      }
-    }
+    Path file = policy.file();
     PrintStream out = new PrintStream(parent.io().out(), true, parent.io().charset());
     if (check) {
       Optional<String> problem = PolicyCache.problem(file);
