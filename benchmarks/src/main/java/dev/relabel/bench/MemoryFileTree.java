@@ -1,6 +1,6 @@
 package dev.relabel.bench;
 
-import dev.relabel.bench.scaling.TreeGenerator;
+import dev.relabel.bench.tree.TreeGenerator;
 import dev.relabel.policy.FileType;
 import dev.relabel.walk.FileTree;
 import java.io.IOException;

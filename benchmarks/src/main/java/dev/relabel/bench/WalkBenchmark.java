@@ -1,6 +1,6 @@
 package dev.relabel.bench;
 
-import dev.relabel.bench.scaling.TreeGenerator;
+import dev.relabel.bench.tree.TreeGenerator;
 import dev.relabel.context.CustomizableTypes;
 import dev.relabel.match.DirectoryMatch;
 import dev.relabel.match.Label;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.relabel.bench.scaling.TreeGenerator;
+import dev.relabel.bench.tree.TreeGenerator;
 import dev.relabel.fixtures.oracle.Oracles;
 import dev.relabel.match.Label;
 import dev.relabel.nativeio.Kernel;

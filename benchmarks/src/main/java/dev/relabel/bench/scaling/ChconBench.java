@@ -1,5 +1,8 @@
 package dev.relabel.bench.scaling;
 
+import dev.relabel.bench.tree.TreeGenerator;
+import dev.relabel.bench.tree.TreeMirror;
+import dev.relabel.bench.tree.TreeLabels;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

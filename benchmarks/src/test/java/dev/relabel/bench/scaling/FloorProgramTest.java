@@ -1,5 +1,7 @@
 package dev.relabel.bench.scaling;
 
+import dev.relabel.bench.tree.TreeGenerator;
+import dev.relabel.bench.tree.TreeLabels;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,4 +1,4 @@
-package dev.relabel.bench.scaling;
+package dev.relabel.bench.tree;
 
 import dev.relabel.policy.FileType;
 import dev.relabel.walk.FileTree;

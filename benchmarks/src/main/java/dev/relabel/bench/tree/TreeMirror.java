@@ -1,4 +1,4 @@
-package dev.relabel.bench.scaling;
+package dev.relabel.bench.tree;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

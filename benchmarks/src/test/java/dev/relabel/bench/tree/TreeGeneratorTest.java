@@ -1,4 +1,4 @@
-package dev.relabel.bench.scaling;
+package dev.relabel.bench.tree;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
