@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -138,7 +137,7 @@ public final class ChconBench implements Callable<Integer> {
       long entries = TreeLabels.count(tree);
       log.printf("tree: %s, %,d entries%n", tree, entries);
       log.flush();
-      String loadBefore = loadAverage();
+      String loadBefore = Machine.loadAverage();
       Instant started = Instant.now();
       ChildTimer timer = new ChildTimer(scratch);
       Map<String, List<String>> tools = new LinkedHashMap<>();
@@ -168,7 +167,7 @@ public final class ChconBench implements Callable<Integer> {
             runs.add(new Run(m, tool, t, r, measured));
             log.printf(Locale.ROOT, "%-8s #%d %-14s wall %7.3f s  user %7.3f  sys %7.3f  rss %s KB  load %s%n", m, r,
                 tool, measured.wallSeconds(), measured.userSeconds(), measured.sysSeconds(),
-                measured.peakRssKb() < 0 ? "?" : Long.toString(measured.peakRssKb()), loadAverage());
+                measured.peakRssKb() < 0 ? "?" : Long.toString(measured.peakRssKb()), Machine.loadAverage());
             log.flush();
           }
         }
@@ -209,9 +208,9 @@ public final class ChconBench implements Callable<Integer> {
     md.append("- Run: ").append(started.truncatedTo(ChronoUnit.SECONDS)).append(" to ")
         .append(finished.truncatedTo(ChronoUnit.SECONDS)).append(", ").append(repeat)
         .append(" run(s) per tool and mode, alternating (A B, B A, ...); medians reported.\n");
-    md.append("- Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs (").append(cpuModel())
+    md.append("- Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs (").append(Machine.cpuModel())
         .append("), Linux ").append(System.getProperty("os.version")).append("; load average ").append(loadBefore)
-        .append(" before, ").append(loadAverage()).append(" after.\n");
+        .append(" before, ").append(Machine.loadAverage()).append(" after.\n");
     md.append("- CPU and memory: ").append(timer.method()).append(".\n");
     tools.forEach((name, command) -> md.append("  - `").append(name).append("`: `")
         .append(String.join(" ", command)).append("`\n"));
@@ -244,27 +243,7 @@ public final class ChconBench implements Callable<Integer> {
     return values.length % 2 == 1 ? values[half] : (values[half - 1] + values[half]) / 2;
   }
 
-  private static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return String.join(" ", Arrays.copyOf(f, 3));
-    } catch (IOException e) {
-      return "unknown";
-    }
-  }
 
-  private static String cpuModel() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"), java.nio.charset.StandardCharsets.ISO_8859_1)) {
-        if (line.startsWith("model name")) {
-          return line.substring(line.indexOf(':') + 1).trim();
-        }
-      }
-    } catch (IOException e) {
-      // Only informative.
-    }
-    return "unknown model";
-  }
 
   private static void sync() throws IOException, InterruptedException {
     new ProcessBuilder("sync").redirectOutput(ProcessBuilder.Redirect.DISCARD)

@@ -5,7 +5,6 @@ import dev.relabel.bench.tree.TreeMirror;
 import dev.relabel.bench.tree.TreeLabels;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -213,7 +212,7 @@ public final class ScalingCommand implements Callable<Integer> {
         log.println("floor: " + floorMethod);
       }
 
-      String loadBefore = loadAverage();
+      String loadBefore = Machine.loadAverage();
       Instant started = Instant.now();
       ChildTimer timer = new ChildTimer(scratch);
       Map<String, Tool> byName = new LinkedHashMap<>();
@@ -362,8 +361,8 @@ public final class ScalingCommand implements Callable<Integer> {
         .append(finished.truncatedTo(ChronoUnit.SECONDS)).append(", ").append(repeat)
         .append(" run(s) per tool, -T and mode, tools alternating run by run; medians reported.\n");
     md.append("- Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs (")
-        .append(cpuModel()).append("), Linux ").append(System.getProperty("os.version"))
-        .append("; load average ").append(loadBefore).append(" before, ").append(loadAverage())
+        .append(Machine.cpuModel()).append("), Linux ").append(System.getProperty("os.version"))
+        .append("; load average ").append(loadBefore).append(" before, ").append(Machine.loadAverage())
         .append(" after (a load above 0 means other work shared the cores).\n");
     md.append("- CPU and memory: ").append(timer.method()).append(".\n");
     md.append("- Tools:\n");
@@ -392,27 +391,7 @@ public final class ScalingCommand implements Callable<Integer> {
     return md.toString();
   }
 
-  private static String loadAverage() {
-    try {
-      String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
-      return f[0] + " " + f[1] + " " + f[2];
-    } catch (IOException e) {
-      return "unknown";
-    }
-  }
 
-  private static String cpuModel() {
-    try {
-      for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"), StandardCharsets.ISO_8859_1)) {
-        if (line.startsWith("model name")) {
-          return line.substring(line.indexOf(':') + 1).trim();
-        }
-      }
-    } catch (IOException e) {
-      // Not Linux, or /proc not mounted: the model is only informative.
-    }
-    return "unknown model";
-  }
 
   private static void sync() throws IOException, InterruptedException {
     new ProcessBuilder("sync").redirectOutput(ProcessBuilder.Redirect.DISCARD)

@@ -129,4 +129,38 @@ class ScalingHarnessIT {
     assertEquals(ScalingPlot.WIDTH, png.getWidth());
     assertEquals(ScalingPlot.HEIGHT, png.getHeight());
   }
+
+  /**
+   * {@code relabel-bench short}, one round: every command ran (each a child that must exit 0), one
+   * CSV line and one table row per command, in order, and nothing written beside the policy.
+   */
+  @Test
+  void shortRunsWritesBothFiles(@TempDir Path dir) throws Exception {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
+      Assumptions.abort("runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
+    }
+    AttrTrees.requireTools(true);
+    Path launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
+    Path policy = Path.of("/etc/selinux/default/contexts/files/file_contexts");
+    Path compiled = Path.of(policy + ".relabel");
+    boolean compiledBefore = Files.exists(compiled);
+    Path out = dir.resolve("out");
+    StringWriter log = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchMain());
+    cli.setOut(new PrintWriter(log));
+    cli.setErr(new PrintWriter(err));
+    int status = cli.execute("short", "--repeat", "1", "--policy", policy.toString(), "--setfiles",
+        "3.4=" + AttrTrees.SETFILES, "--relabel", launcher.toString(), "--out", out.toString());
+    assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
+    List<String> csv = Files.readAllLines(out.resolve("short.csv"));
+    assertEquals(List.of("java -version", "relabel --version", "relabel restorecon -n FILE",
+        "relabel setfiles -n FILE_CONTEXTS FILE", "relabel lookup FILE", "setfiles 3.4 -n FILE_CONTEXTS FILE"),
+        csv.stream().skip(1).map(line -> line.substring(1, line.indexOf('"', 1))).toList());
+    String md = Files.readString(out.resolve("short.md"));
+    assertTrue(md.contains("| java -version | ") && md.contains("| 1.00x |"), md);
+    assertTrue(md.contains("| setfiles 3.4 -n FILE_CONTEXTS FILE | "), md);
+    assertTrue(md.contains(compiledBefore ? "compiled policy fresh" : "compiled policy not used"), md);
+    assertEquals(compiledBefore, Files.exists(compiled), "the harness compiles nothing");
+  }
 }
