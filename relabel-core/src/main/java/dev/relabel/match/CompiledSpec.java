@@ -138,7 +138,8 @@ final class CompiledSpec {
 
   /** The expression, whatever the shape; compiled once on first use (tests only). */
   private PcrePattern reference() {
-    PcrePattern expression = prepared().pattern != null ? prepared().pattern : reference;
+    PcrePattern pattern = prepared().pattern;
+    PcrePattern expression = pattern != null ? pattern : reference;
     if (expression == null) {
       expression = compile(spec);
       reference = expression;

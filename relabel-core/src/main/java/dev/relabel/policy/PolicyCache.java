@@ -99,38 +99,32 @@ public final class PolicyCache {
    */
   static Optional<Policy> read(Path fileContexts, Consumer<String> warnings) {
     Path file = fileFor(fileContexts);
-    byte[] bytes;
     try {
-      String distrust = distrust(file);
-      if (distrust != null) {
-        warnings.accept("ignoring compiled policy " + file + ": " + distrust);
-        return Optional.empty();
-      }
-      bytes = Files.readAllBytes(file);
+      return Optional.of(readUsable(fileContexts, file));
     } catch (NoSuchFileException e) {
       return Optional.empty();
-    } catch (IOException e) {
-      warnings.accept("ignoring compiled policy " + file + ": " + PolicyLoader.describe(e));
-      return Optional.empty();
-    }
-    try {
-      Decoded decoded = decode(fileContexts, bytes);
-      for (SourceStamp stamp : decoded.stamps()) {
-        String stale = stamp.staleReason(PolicyLoader.sibling(fileContexts, stamp.suffix()));
-        if (stale != null) {
-          warnings.accept("ignoring compiled policy " + file + ": stale, " + stale
-              + " since it was compiled (run 'relabel compile')");
-          return Optional.empty();
-        }
-      }
-      return Optional.of(decoded.policy());
     } catch (Unusable e) {
       warnings.accept("ignoring compiled policy " + file + ": " + e.getMessage());
-      return Optional.empty();
     } catch (IOException e) {
       warnings.accept("ignoring compiled policy " + file + ": " + PolicyLoader.describe(e));
-      return Optional.empty();
     }
+    return Optional.empty();
+  }
+
+  /** The policy {@code file} holds, when it is trusted, whole and fresh; otherwise why not. */
+  private static Policy readUsable(Path fileContexts, Path file) throws IOException, Unusable {
+    String distrust = distrust(file);
+    if (distrust != null) {
+      throw new Unusable(distrust);
+    }
+    Decoded decoded = decode(fileContexts, Files.readAllBytes(file));
+    for (SourceStamp stamp : decoded.stamps()) {
+      String stale = stamp.staleReason(PolicyLoader.sibling(fileContexts, stamp.suffix()));
+      if (stale != null) {
+        throw new Unusable("stale, " + stale + " since it was compiled (run 'relabel compile')");
+      }
+    }
+    return decoded.policy();
   }
 
   /**

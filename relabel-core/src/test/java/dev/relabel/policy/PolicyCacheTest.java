@@ -249,7 +249,12 @@ class PolicyCacheTest {
     assertEquals(List.of("ignoring compiled policy " + cache() + ": writable by group or others (mode 664)"), warnings);
 
     Files.setPosixFilePermissions(cache(), PosixFilePermissions.fromString("rw-r--r--"));
-    Assumptions.assumeTrue(isRoot(), "changing a file's owner needs root");
+    if (!isRoot()) {
+      if (Oracles.inCi()) {
+        org.junit.jupiter.api.Assertions.fail("CI=true and not root: changing a file's owner needs root");
+      }
+      Assumptions.abort("changing a file's owner needs root");
+    }
     Files.setAttribute(cache(), "unix:uid", 65534);
     warnings.clear();
     assertEquals(text(), load());
