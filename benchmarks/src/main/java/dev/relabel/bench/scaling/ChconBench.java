@@ -174,7 +174,7 @@ public final class ChconBench implements Callable<Integer> {
       }
       Instant finished = Instant.now();
       writeCsv(runs, entries);
-      Files.writeString(out.resolve("chcon.md"), table(runs, entries, source, tools, timer, loadBefore, started,
+      ResultsCsv.writeWhole(out.resolve("chcon.md"), table(runs, entries, source, tools, timer, loadBefore, started,
           finished));
       log.println("wrote " + out.resolve("chcon.md") + " and chcon.csv");
       log.flush();
@@ -194,10 +194,7 @@ public final class ChconBench implements Callable<Integer> {
       csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.4f,%.4f,%.4f,%d%n", r.mode(), r.tool(), r.threads(),
           r.repeat(), entries, m.wallSeconds(), m.userSeconds(), m.sysSeconds(), m.peakRssKb()));
     }
-    Path temp = Files.createTempFile(out, "chcon", ".csv.tmp");
-    Files.writeString(temp, csv);
-    Files.move(temp, out.resolve("chcon.csv"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    ResultsCsv.writeWhole(out.resolve("chcon.csv"), csv.toString());
   }
 
   private String table(List<Run> runs, long entries, String source, Map<String, List<String>> tools, ChildTimer timer,

@@ -3,6 +3,7 @@ package dev.relabel.bench.scaling;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 
@@ -29,7 +30,21 @@ public final class ResultsCsv {
           seconds(m.walkSeconds())))
           .append('\n');
     }
-    Files.writeString(file, csv);
+    writeWhole(file, csv.toString());
+  }
+
+  /**
+   * Writes a results file whole or not at all (a temporary file beside it, renamed over it): an
+   * interrupted run never leaves half a table. Every bench command's outputs go through here.
+   */
+  static void writeWhole(Path target, String text) throws IOException {
+    Path temp = Files.createTempFile(target.toAbsolutePath().getParent(), target.getFileName().toString(), ".tmp");
+    try {
+      Files.writeString(temp, text);
+      Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
   }
 
   /** The samples of a results.csv this class wrote (for re-plotting a recorded run). */

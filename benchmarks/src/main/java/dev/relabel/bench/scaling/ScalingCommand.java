@@ -254,7 +254,7 @@ public final class ScalingCommand implements Callable<Integer> {
       Map<Stats.Key, Stats.Median> medians = Stats.medians(samples);
       ResultsCsv.write(out.resolve("results.csv"), samples);
       String preamble = preamble(source, tree, entries, tools, timer, loadBefore, started, finished, scopes, floorMethod);
-      Files.writeString(out.resolve("results.md"), ResultsTable.render(preamble, medians));
+      ResultsCsv.writeWhole(out.resolve("results.md"), ResultsTable.render(preamble, medians));
       ScalingPlot.write(out.resolve("scaling.png"), String.format(Locale.ROOT, "Speed-up against threads, %,d entries",
           entries), medians);
       log.println("wrote " + out.resolve("results.csv") + ", results.md, scaling.png");

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -110,8 +109,8 @@ public final class ShortRunsBench implements Callable<Integer> {
         }
       }
       Instant finished = Instant.now();
-      writeWhole(out.resolve("short.csv"), csv(runs));
-      writeWhole(out.resolve("short.md"), table(runs, tools, compiled, timer, loadBefore, started, finished));
+      ResultsCsv.writeWhole(out.resolve("short.csv"), csv(runs));
+      ResultsCsv.writeWhole(out.resolve("short.md"), table(runs, tools, compiled, timer, loadBefore, started, finished));
       log.println("wrote " + out.resolve("short.md") + " and short.csv");
       log.flush();
       return 0;
@@ -176,9 +175,4 @@ public final class ShortRunsBench implements Callable<Integer> {
         .map(r -> value.applyAsDouble(r.measurement())).toList());
   }
 
-  private static void writeWhole(Path target, String text) throws IOException {
-    Path temp = Files.createTempFile(target.getParent(), target.getFileName().toString(), ".tmp");
-    Files.writeString(temp, text);
-    Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-  }
 }
