@@ -32,11 +32,11 @@ public final class DirectoryMatch {
   private final String childPrefix;
   /** Specs whose required prefix is no longer than {@code childPrefix}, still able to match. */
   private final int[] candidates;
-  /** The trie node at {@code childPrefix}; null when no spec's prefix reaches beyond it. */
-  private final PrefixIndex.Node below;
+  /** The trie node at {@code childPrefix}; {@link PrefixIndex#NONE} when no spec's prefix reaches it. */
+  private final int below;
 
   private DirectoryMatch(
-      LabelMatcher matcher, String cleanPath, String key, String childPrefix, int[] candidates, PrefixIndex.Node below) {
+      LabelMatcher matcher, String cleanPath, String key, String childPrefix, int[] candidates, int below) {
     this.matcher = matcher;
     this.cleanPath = cleanPath;
     this.key = key;
@@ -50,16 +50,16 @@ public final class DirectoryMatch {
     String key = matcher.normalizer().alias(cleanPath);
     // The two differ only where an alias of "/" applies to the directory itself (see aliasForChildren).
     String childPrefix = childPrefix(matcher.normalizer().aliasForChildren(cleanPath));
-    PrefixIndex.Node root = matcher.index().root();
-    int[][] lists = new int[matcher.index().maxLists()][];
+    PrefixIndex index = matcher.index();
+    long[] runs = new long[index.maxLists()];
     int count = 0;
-    if (root.ranks().length > 0) {
-      lists[count++] = root.ranks();
+    if (index.hasRanks(PrefixIndex.ROOT)) {
+      runs[count++] = index.rankRun(PrefixIndex.ROOT);
     }
-    count = PrefixIndex.collect(root, childPrefix, 0, lists, count);
-    int[] found = merge(new int[0], lists, count);
+    count = index.collect(PrefixIndex.ROOT, childPrefix, 0, runs, count);
+    int[] found = merge(new int[0], index.ranks(), runs, count);
     return new DirectoryMatch(matcher, cleanPath, key, childPrefix, narrow(matcher, found, childPrefix),
-        matcher.index().find(childPrefix));
+        index.find(childPrefix));
   }
 
   private static String childPrefix(String key) {
@@ -78,11 +78,14 @@ public final class DirectoryMatch {
     return count == ranks.length ? ranks : Arrays.copyOf(kept, count);
   }
 
-  /** The sorted union of {@code first} and {@code lists[0..count)}, each sorted and disjoint. */
-  private static int[] merge(int[] first, int[][] lists, int count) {
+  /**
+   * The sorted union of {@code first} and the runs {@code runs[0..count)} of {@code ranks}, each
+   * sorted and all disjoint.
+   */
+  private static int[] merge(int[] first, int[] ranks, long[] runs, int count) {
     int total = first.length;
     for (int i = 0; i < count; i++) {
-      total += lists[i].length;
+      total += (int) runs[i] - (int) (runs[i] >>> 32);
     }
     if (total == first.length) {
       return first;
@@ -90,8 +93,10 @@ public final class DirectoryMatch {
     int[] all = Arrays.copyOf(first, total);
     int at = first.length;
     for (int i = 0; i < count; i++) {
-      System.arraycopy(lists[i], 0, all, at, lists[i].length);
-      at += lists[i].length;
+      int start = (int) (runs[i] >>> 32);
+      int length = (int) runs[i] - start;
+      System.arraycopy(ranks, start, all, at, length);
+      at += length;
     }
     Arrays.sort(all);
     return all;
@@ -119,10 +124,10 @@ public final class DirectoryMatch {
       return matcher.lookupKey(matcher.normalizer().alias(childPath(latin1Name)), type);
     }
     String childKey = childPrefix.concat(latin1Name);
-    int[][] lists = new int[matcher.index().maxLists() + 1][];
-    lists[0] = candidates;
-    int count = below == null ? 1 : PrefixIndex.collect(below, childKey, childPrefix.length(), lists, 1);
-    return RankMerge.first(matcher, lists, count, childKey, type);
+    PrefixIndex index = matcher.index();
+    long[] runs = new long[index.maxLists()];
+    int count = below == PrefixIndex.NONE ? 0 : index.collect(below, childKey, childPrefix.length(), runs, 0);
+    return RankMerge.first(matcher, candidates, index.ranks(), runs, count, childKey, type);
   }
 
   /** The state of the subdirectory {@code name}. */
@@ -139,13 +144,14 @@ public final class DirectoryMatch {
     }
     String childKey = childPrefix.concat(latin1Name);
     String grandchildPrefix = childKey.concat("/");
-    int[][] lists = new int[matcher.index().maxLists()][];
-    int count = below == null ? 0 : PrefixIndex.collect(below, grandchildPrefix, childPrefix.length(), lists, 0);
-    PrefixIndex.Node next = below;
-    for (int i = childPrefix.length(); i < grandchildPrefix.length() && next != null; i++) {
-      next = next.child(grandchildPrefix.charAt(i));
+    PrefixIndex index = matcher.index();
+    long[] runs = new long[index.maxLists()];
+    int count = below == PrefixIndex.NONE ? 0 : index.collect(below, grandchildPrefix, childPrefix.length(), runs, 0);
+    int next = below;
+    for (int i = childPrefix.length(); i < grandchildPrefix.length() && next != PrefixIndex.NONE; i++) {
+      next = index.child(next, grandchildPrefix.charAt(i));
     }
-    int[] found = merge(candidates, lists, count);
+    int[] found = merge(candidates, index.ranks(), runs, count);
     return new DirectoryMatch(matcher, path, childKey, grandchildPrefix, narrow(matcher, found, grandchildPrefix), next);
   }
 

@@ -32,45 +32,79 @@ import java.util.stream.IntStream;
  */
 public final class LabelMatcher {
   private final Policy policy;
+  /** The index in {@code policy.specs()} of the spec at each rank. */
+  private final int[] specAtRank;
+  /** Each rank's spec, made when a lookup first reaches it (racy but idempotent, see {@link #spec}). */
   private final CompiledSpec[] byRank;
   private final PrefixIndex index;
+  /** Whether the order and index came from the policy's compiled section rather than being built. */
+  private final boolean readFromSection;
   private final KeyNormalizer normalizer;
-  private final DirectoryMatch root;
+  /** The state of "/", made on first use: a walk needs it, a lookup does not. */
+  private DirectoryMatch root;
   /** For directory digests only, which compare no stem; racy but idempotent initialization. */
   private volatile PrefixIndex literalIndex;
 
   private LabelMatcher(Policy policy) {
     this.policy = policy;
-    List<Spec> specs = policy.specs();
-    List<Spec> order = new ArrayList<>(specs.size());
+    MatcherImage stored = MatcherImage.read(policy);
+    readFromSection = stored != null;
+    if (stored != null) {
+      specAtRank = stored.specAtRank();
+      index = stored.index();
+    } else {
+      specAtRank = searchOrder(policy.specs());
+      String[] prefixes = new String[specAtRank.length];
+      for (int rank = 0; rank < prefixes.length; rank++) {
+        prefixes[rank] = SpecShape.requiredPrefix(policy.specs().get(specAtRank[rank]).regex());
+      }
+      index = PrefixIndex.build(prefixes);
+    }
+    byRank = new CompiledSpec[specAtRank.length];
+    normalizer = new KeyNormalizer(policy.localAliases(), policy.distAliases());
+  }
+
+  /**
+   * libselinux's search order, as indexes into {@code specs}: exact specs (no meta character)
+   * first, later ones before earlier ones; then expressions, likewise.
+   */
+  private static int[] searchOrder(List<Spec> specs) {
+    int[] order = new int[specs.size()];
     boolean[] expression = new boolean[specs.size()];
     for (int i = 0; i < expression.length; i++) {
       expression[i] = SpecShape.hasMetaChars(specs.get(i).regex());
     }
-    // Exact specs first, later ones before earlier ones; then expressions, likewise.
+    int rank = 0;
     for (int i = specs.size() - 1; i >= 0; i--) {
       if (!expression[i]) {
-        order.add(specs.get(i));
+        order[rank++] = i;
       }
     }
     for (int i = specs.size() - 1; i >= 0; i--) {
       if (expression[i]) {
-        order.add(specs.get(i));
+        order[rank++] = i;
       }
     }
-    byRank = new CompiledSpec[order.size()];
-    for (int rank = 0; rank < byRank.length; rank++) {
-      Spec spec = order.get(rank);
-      byRank[rank] = new CompiledSpec(rank, spec, policy.compiledExpressions().get(spec.regex()));
-    }
-    index = new PrefixIndex(byRank);
-    normalizer = new KeyNormalizer(policy.localAliases(), policy.distAliases());
-    root = DirectoryMatch.of(this, "/");
+    return order;
   }
 
-  /** Compiles a policy. Every expression in it must be valid, as the loader guarantees. */
+  /**
+   * Compiles a policy. Every expression in it must be valid, as the loader guarantees. A policy
+   * read from a compiled policy with a {@link #compiledSection} brings its search order and prefix
+   * index along, so this only reads them.
+   */
   public static LabelMatcher compile(Policy policy) {
     return new LabelMatcher(policy);
+  }
+
+  /**
+   * What a compiled policy of {@code policy} stores for its matcher (the search order and the
+   * prefix index), so that a start reads them instead of computing them:
+   * {@code PolicyCache.compile(fileContexts, LabelMatcher::compiledSection)}.
+   */
+  public static byte[] compiledSection(Policy policy) {
+    LabelMatcher matcher = compile(policy);
+    return MatcherImage.write(matcher.specAtRank, matcher.index);
   }
 
   /**
@@ -80,7 +114,7 @@ public final class LabelMatcher {
   public List<Spec> specsInLibselinuxOrder() {
     List<Spec> order = new ArrayList<>(byRank.length);
     for (int rank = byRank.length - 1; rank >= 0; rank--) {
-      order.add(byRank[rank].spec);
+      order.add(spec(rank).spec);
     }
     return order;
   }
@@ -122,7 +156,16 @@ public final class LabelMatcher {
       throw new IllegalArgumentException("empty path");
     }
     String clean = KeyNormalizer.clean(latin1Path);
-    return clean.equals("/") ? root : DirectoryMatch.of(this, clean);
+    if (!clean.equals("/")) {
+      return DirectoryMatch.of(this, clean);
+    }
+    // Racy but idempotent: a DirectoryMatch is immutable, its fields final.
+    DirectoryMatch made = root;
+    if (made == null) {
+      made = DirectoryMatch.of(this, "/");
+      root = made;
+    }
+    return made;
   }
 
   /**
@@ -141,14 +184,14 @@ public final class LabelMatcher {
       throw new IllegalArgumentException("empty path");
     }
     String key = normalizer.key(latin1Path);
-    int[] matched = ranksAlongAndBelow(literalIndex(), key, rank -> byRank[rank].matchesOrPartially(key));
-    if (matched.length == 0 || byRank[matched[0]].spec.isNone()) {
+    int[] matched = ranksAlongAndBelow(literalIndex(), key, rank -> spec(rank).matchesOrPartially(key));
+    if (matched.length == 0 || spec(matched[0]).spec.isNone()) {
       return Optional.empty();
     }
     MessageDigest sha1 = sha1();
     ByteBuffer mode = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.nativeOrder());
     for (int rank : matched) {
-      Spec spec = byRank[rank].spec;
+      Spec spec = spec(rank).spec;
       if (spec.isNone()) {
         // libselinux stops at the first <<none>> and hashes what it had found before it.
         break;
@@ -173,7 +216,7 @@ public final class LabelMatcher {
    */
   int[] ranksThatMayMatchBeneath(String key) {
     String prefix = key.equals("/") ? "/" : key + "/";
-    return ranksAlongAndBelow(index, prefix, rank -> byRank[rank].mayMatchExtensionOf(prefix));
+    return ranksAlongAndBelow(index, prefix, rank -> spec(rank).mayMatchExtensionOf(prefix));
   }
 
   /**
@@ -182,20 +225,22 @@ public final class LabelMatcher {
    */
   private static int[] ranksAlongAndBelow(PrefixIndex trie, String walked, java.util.function.IntPredicate along) {
     IntStream.Builder ranks = IntStream.builder();
-    PrefixIndex.Node node = trie.root();
-    for (int depth = 0; node != null; depth++) {
-      for (int rank : node.ranks()) {
-        if (along.test(rank)) {
-          ranks.add(rank);
+    int[] all = trie.ranks();
+    int node = PrefixIndex.ROOT;
+    for (int depth = 0; node != PrefixIndex.NONE; depth++) {
+      long run = trie.rankRun(node);
+      for (int at = (int) (run >>> 32); at < (int) run; at++) {
+        if (along.test(all[at])) {
+          ranks.add(all[at]);
         }
       }
       if (depth == walked.length()) {
-        for (int rank : PrefixIndex.below(node)) {
+        for (int rank : trie.below(node)) {
           ranks.add(rank);
         }
         break;
       }
-      node = node.child(walked.charAt(depth));
+      node = trie.child(node, walked.charAt(depth));
     }
     return ranks.build().sorted().toArray();
   }
@@ -204,7 +249,11 @@ public final class LabelMatcher {
   private PrefixIndex literalIndex() {
     PrefixIndex built = literalIndex;
     if (built == null) {
-      built = new PrefixIndex(byRank, spec -> SpecShape.literalPrefix(spec.spec.regex()));
+      String[] prefixes = new String[specAtRank.length];
+      for (int rank = 0; rank < prefixes.length; rank++) {
+        prefixes[rank] = SpecShape.literalPrefix(policy.specs().get(specAtRank[rank]).regex());
+      }
+      built = PrefixIndex.build(prefixes);
       literalIndex = built;
     }
     return built;
@@ -219,22 +268,43 @@ public final class LabelMatcher {
   }
 
   Label lookupKey(String key, FileType type) {
-    int[][] lists = new int[index.maxLists()][];
+    long[] runs = new long[index.maxLists()];
     int count = 0;
-    PrefixIndex.Node root = index.root();
-    if (root.ranks().length > 0) {
-      lists[count++] = root.ranks();
+    if (index.hasRanks(PrefixIndex.ROOT)) {
+      runs[count++] = index.rankRun(PrefixIndex.ROOT);
     }
-    count = PrefixIndex.collect(root, key, 0, lists, count);
-    return RankMerge.first(this, lists, count, key, type);
+    count = index.collect(PrefixIndex.ROOT, key, 0, runs, count);
+    return RankMerge.first(this, null, index.ranks(), runs, count, key, type);
   }
 
   PrefixIndex index() {
     return index;
   }
 
+  /** Whether the search order and index were read from a compiled policy (tests). */
+  boolean readFromSection() {
+    return readFromSection;
+  }
+
+  /** The index in the policy's specs of the spec at each rank (tests). */
+  int[] specAtRank() {
+    return specAtRank.clone();
+  }
+
+  /**
+   * The spec at {@code rank}, made on first use: a start that looks up one path reaches a few
+   * dozen specs. Racy but idempotent, as String's hash: two threads may both make it, either
+   * result is equal, and a CompiledSpec publishes its state through final fields (JLS 17.5), so
+   * the lookup path takes no lock and pays no fence.
+   */
   CompiledSpec spec(int rank) {
-    return byRank[rank];
+    CompiledSpec spec = byRank[rank];
+    if (spec == null) {
+      int at = specAtRank[rank];
+      spec = new CompiledSpec(rank, policy.specs().get(at), policy.compiledExpression(at));
+      byRank[rank] = spec;
+    }
+    return spec;
   }
 
   int specCount() {

@@ -3,38 +3,59 @@ package dev.relabel.match;
 import dev.relabel.policy.FileType;
 
 /**
- * Tries candidate specs in libselinux's order when they come as several rank-sorted lists (one per
- * trie node met, plus a directory's own list): a k-way merge that stops at the first match.
+ * Tries candidate specs in libselinux's order when they come as several rank-sorted lists (one run
+ * of the prefix index's ranks per trie node met, plus a directory's own candidates): a k-way merge
+ * that stops at the first match.
  */
 final class RankMerge {
   private RankMerge() {}
 
-  /** The first of the candidates in {@code lists[0..count)} that admits {@code type} and matches. */
-  static Label first(LabelMatcher matcher, int[][] lists, int count, String key, FileType type) {
-    if (count == 1) {
-      for (int rank : lists[0]) {
-        CompiledSpec spec = matcher.spec(rank);
+  /**
+   * The first of the candidates that admits {@code type} and matches {@code key}: those of
+   * {@code first} (sorted; null for none) and those of {@code runs[0..count)}, each a
+   * {@link PrefixIndex#rankRun} of {@code ranks}. The runs are used up: their starts advance.
+   */
+  static Label first(LabelMatcher matcher, int[] first, int[] ranks, long[] runs, int count, String key,
+      FileType type) {
+    int next = 0;
+    int firstLength = first == null ? 0 : first.length;
+    if (count == 0) {
+      for (; next < firstLength; next++) {
+        CompiledSpec spec = matcher.spec(first[next]);
         if (spec.fileType.admits(type) && spec.matches(key)) {
           return spec.label();
         }
       }
       return Label.noMatch();
     }
-    int[] heads = new int[count];
+    if (count == 1 && firstLength == 0) {
+      for (int at = (int) (runs[0] >>> 32), end = (int) runs[0]; at < end; at++) {
+        CompiledSpec spec = matcher.spec(ranks[at]);
+        if (spec.fileType.admits(type) && spec.matches(key)) {
+          return spec.label();
+        }
+      }
+      return Label.noMatch();
+    }
     while (true) {
       int best = -1;
-      int bestRank = Integer.MAX_VALUE;
+      int bestRank = next < firstLength ? first[next] : Integer.MAX_VALUE;
       for (int i = 0; i < count; i++) {
-        int[] list = lists[i];
-        if (heads[i] < list.length && list[heads[i]] < bestRank) {
-          bestRank = list[heads[i]];
+        long run = runs[i];
+        int start = (int) (run >>> 32);
+        if (start < (int) run && ranks[start] < bestRank) {
+          bestRank = ranks[start];
           best = i;
         }
       }
-      if (best < 0) {
+      if (bestRank == Integer.MAX_VALUE) {
         return Label.noMatch();
       }
-      heads[best]++;
+      if (best < 0) {
+        next++;
+      } else {
+        runs[best] += 1L << 32;
+      }
       CompiledSpec spec = matcher.spec(bestRank);
       if (spec.fileType.admits(type) && spec.matches(key)) {
         return spec.label();

@@ -17,13 +17,13 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.zip.CRC32C;
+import java.util.function.Function;
+import java.util.zip.CRC32;
 
 /**
  * A compiled policy: {@code FILE.relabel} beside {@code file_contexts}, as libselinux keeps
@@ -35,13 +35,22 @@ import java.util.zip.CRC32C;
  * <p>{@link #compile} writes one (whole or not at all: a temporary file in the same directory,
  * synced, then renamed over the old one); {@link PolicyLoader#load} reads it when it is trusted
  * and fresh and otherwise, with a warning, ignores it and reads the text: a cache that is stale
- * (a source changed, appeared or vanished), truncated or corrupt (its CRC-32C does not match),
+ * (a source changed, appeared or vanished), truncated or corrupt (its CRC-32 does not match),
  * written by another relabel or format, or not owned by root (or the user running relabel) or
  * writable by group or others, is never used. A compiled policy exists only for a policy that
  * loads without error in {@link PolicyLoader#validating()} mode, so either loader may use it.
  *
- * <p>Layout (big-endian): magic, format, relabel's version, the stamps, a string table, the local
- * and dist aliases, the translations, the specs, and the CRC-32C of everything before it.
+ * <p>A start reads it in one piece and decodes only what it uses ({@link CompiledSpecs}): the
+ * specs are fixed-size records into a blob of text, so that a lookup of one path decodes the
+ * few specs it reaches, and the matcher keeps its own precomputed part (its search order and
+ * prefix index) in a section this class stores without reading ({@link #compile(Path,
+ * Function)}, {@link Policy#matcherSection()}).
+ *
+ * <p>Layout (big-endian): magic, format, relabel's version, the stamps, the local and dist
+ * aliases, the spec, context and translation counts, the blob (every expression, context and
+ * translation, UTF-8, each once), the spec records ({@value CompiledSpecs#RECORD} ints each), the
+ * context and translation records (offset and length in the blob), the matcher's section (its
+ * length, then its bytes), and the CRC-32 of everything before it.
  */
 public final class PolicyCache {
   /** What follows {@code file_contexts}' name in the compiled policy's. */
@@ -49,7 +58,7 @@ public final class PolicyCache {
 
   private static final byte[] MAGIC = "relabel compiled file_contexts\n".getBytes(StandardCharsets.US_ASCII);
   /** Bumped at every change of the layout or of what a field means. */
-  static final int FORMAT = 1;
+  static final int FORMAT = 2;
 
   private PolicyCache() {}
 
@@ -69,14 +78,25 @@ public final class PolicyCache {
    * @throws IOException when the compiled policy cannot be written (nothing is replaced)
    */
   public static Compiled compile(Path fileContexts) throws PolicyException, IOException {
-    return compile(fileContexts, fileFor(fileContexts));
+    return compile(fileContexts, policy -> new byte[0]);
   }
 
-  /** As {@link #compile(Path)}, writing to {@code out} (which a load only reads beside its policy). */
-  public static Compiled compile(Path fileContexts, Path out) throws PolicyException, IOException {
+  /**
+   * As {@link #compile(Path)}, storing beside the specs what {@code matcherSection} makes of the
+   * policy (the matcher's search order and prefix index: {@code LabelMatcher::compiledSection}),
+   * which a start then reads back instead of computing ({@link Policy#matcherSection()}).
+   */
+  public static Compiled compile(Path fileContexts, Function<Policy, byte[]> matcherSection)
+      throws PolicyException, IOException {
+    return compile(fileContexts, fileFor(fileContexts), matcherSection);
+  }
+
+  /** As {@link #compile(Path, Function)}, writing to {@code out} (which a load only reads beside its policy). */
+  public static Compiled compile(Path fileContexts, Path out, Function<Policy, byte[]> matcherSection)
+      throws PolicyException, IOException {
     Map<String, SourceStamp> stamps = new HashMap<>();
     Policy policy = PolicyLoader.validating().loadText(fileContexts, stamps);
-    byte[] bytes = encode(policy, stamps);
+    byte[] bytes = encode(policy, stamps, matcherSection.apply(policy));
     writeWhole(out, bytes);
     return new Compiled(out, policy.specs().size(), policy.compiledExpressions().size(), bytes.length);
   }
@@ -117,7 +137,7 @@ public final class PolicyCache {
     if (distrust != null) {
       throw new Unusable(distrust);
     }
-    Decoded decoded = decode(fileContexts, Files.readAllBytes(file));
+    Decoded decoded = decode(fileContexts, readAll(file));
     for (SourceStamp stamp : decoded.stamps()) {
       String stale = stamp.staleReason(PolicyLoader.sibling(fileContexts, stamp.suffix()));
       if (stale != null) {
@@ -125,6 +145,16 @@ public final class PolicyCache {
       }
     }
     return decoded.policy();
+  }
+
+  /**
+   * The file's bytes, read through java.io: Files.readAllBytes reads a file this size through a
+   * temporary direct buffer as large, zeroed first, which was a millisecond of every start.
+   */
+  private static byte[] readAll(Path file) throws IOException {
+    try (java.io.FileInputStream in = new java.io.FileInputStream(file.toFile())) {
+      return in.readAllBytes();
+    }
   }
 
   /**
@@ -178,8 +208,8 @@ public final class PolicyCache {
     }
   }
 
-  static byte[] encode(Policy policy, Map<String, SourceStamp> stamps) {
-    ByteArrayOutputStream buffer = new ByteArrayOutputStream(policy.specs().size() * 48);
+  static byte[] encode(Policy policy, Map<String, SourceStamp> stamps, byte[] matcherSection) {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream(policy.specs().size() * 96 + matcherSection.length);
     try (DataOutputStream out = new DataOutputStream(buffer)) {
       out.write(MAGIC);
       out.writeInt(FORMAT);
@@ -199,15 +229,6 @@ public final class PolicyCache {
         out.writeInt(digest.length);
         out.write(digest);
       }
-      // A policy has a few hundred contexts on thousands of lines: each is written once.
-      Map<String, Integer> strings = new LinkedHashMap<>();
-      for (Spec spec : policy.specs()) {
-        strings.putIfAbsent(spec.context(), strings.size());
-      }
-      out.writeInt(strings.size());
-      for (String context : strings.keySet()) {
-        writeString(out, context);
-      }
       for (List<PathAlias> aliases : List.of(policy.localAliases(), policy.distAliases())) {
         out.writeInt(aliases.size());
         for (PathAlias alias : aliases) {
@@ -215,31 +236,82 @@ public final class PolicyCache {
           writeString(out, alias.target());
         }
       }
-      out.writeInt(policy.compiledExpressions().size());
-      // In a fixed order: compiling one policy twice writes the same bytes.
-      for (Map.Entry<String, PcrePattern> expression : new java.util.TreeMap<>(policy.compiledExpressions()).entrySet()) {
-        writeString(out, expression.getKey());
-        writeString(out, expression.getValue().translation());
+      Blob blob = new Blob();
+      // A policy has a few hundred contexts on thousands of lines: each is stored once.
+      Map<String, Integer> contextOf = new HashMap<>();
+      List<Integer> contexts = new ArrayList<>();
+      List<Spec> specs = policy.specs();
+      int[] records = new int[specs.size() * CompiledSpecs.RECORD];
+      Map<String, Integer> translationOf = new HashMap<>();
+      List<Integer> translations = new ArrayList<>();
+      for (int i = 0; i < specs.size(); i++) {
+        Spec spec = specs.get(i);
+        PcrePattern expression = policy.compiledExpressions().get(spec.regex());
+        int translation = -1;
+        if (expression != null) {
+          translation = translationOf.computeIfAbsent(spec.regex(), regex -> {
+            long text = blob.add(expression.translation());
+            translations.add((int) (text >>> 32));
+            translations.add((int) text);
+            return translations.size() / 2 - 1;
+          });
+        }
+        long regex = blob.add(spec.regex());
+        int at = i * CompiledSpecs.RECORD;
+        records[at] = (int) (regex >>> 32);
+        records[at + 1] = (int) regex;
+        records[at + 2] = contextOf.computeIfAbsent(spec.context(), context -> {
+          long text = blob.add(context);
+          contexts.add((int) (text >>> 32));
+          contexts.add((int) text);
+          return contexts.size() / 2 - 1;
+        });
+        records[at + 3] = spec.line();
+        records[at + 4] = translation;
+        records[at + 5] = spec.fileType().ordinal() << 8 | spec.origin().ordinal();
       }
-      out.writeInt(policy.specs().size());
-      for (Spec spec : policy.specs()) {
-        writeString(out, spec.regex());
-        out.writeByte(spec.fileType().ordinal());
-        out.writeInt(strings.get(spec.context()));
-        out.writeByte(spec.origin().ordinal());
-        out.writeInt(spec.line());
+      out.writeInt(specs.size());
+      out.writeInt(contexts.size() / 2);
+      out.writeInt(translations.size() / 2);
+      out.writeInt(blob.bytes.size());
+      blob.bytes.writeTo(out);
+      for (int value : records) {
+        out.writeInt(value);
       }
+      for (int value : contexts) {
+        out.writeInt(value);
+      }
+      for (int value : translations) {
+        out.writeInt(value);
+      }
+      out.writeInt(matcherSection.length);
+      out.write(matcherSection);
       out.flush();
     } catch (IOException e) {
       throw new AssertionError("a memory stream does not fail", e);
     }
-    CRC32C crc = new CRC32C();
+    CRC32 crc = new CRC32();
     crc.update(buffer.toByteArray());
     long checksum = crc.getValue();
     for (int shift = 24; shift >= 0; shift -= 8) {
       buffer.write((int) (checksum >>> shift));
     }
     return buffer.toByteArray();
+  }
+
+  /** The texts of the specs, each distinct one stored once, as (offset << 32 | length). */
+  private static final class Blob {
+    final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    private final Map<String, Long> stored = new HashMap<>();
+
+    long add(String text) {
+      return stored.computeIfAbsent(text, t -> {
+        byte[] utf8 = t.getBytes(StandardCharsets.UTF_8);
+        long at = (long) bytes.size() << 32 | utf8.length;
+        bytes.writeBytes(utf8);
+        return at;
+      });
+    }
   }
 
   /** What a compiled policy holds, read back. */
@@ -265,7 +337,7 @@ public final class PolicyCache {
     }
     try {
       String version = readString(in);
-      CRC32C crc = new CRC32C();
+      CRC32 crc = new CRC32();
       crc.update(bytes, 0, bytes.length - 4);
       if ((int) crc.getValue() != ByteBuffer.wrap(bytes, bytes.length - 4, 4).getInt()) {
         throw new Unusable("corrupt or truncated (checksum mismatch)");
@@ -289,12 +361,13 @@ public final class PolicyCache {
         in.get(digest);
         stamps.add(new SourceStamp(suffix, present, size, device, inode, modified, changed, racy, digest));
       }
-      if (!stamps.stream().map(SourceStamp::suffix).toList().equals(List.of(SourceStamp.SUFFIXES))) {
+      if (stamps.size() != SourceStamp.SUFFIXES.length) {
         throw new Unusable("it does not list the policy's files");
       }
-      String[] strings = new String[in.getInt()];
-      for (int i = 0; i < strings.length; i++) {
-        strings[i] = readString(in);
+      for (int i = 0; i < stamps.size(); i++) {
+        if (!stamps.get(i).suffix().equals(SourceStamp.SUFFIXES[i])) {
+          throw new Unusable("it does not list the policy's files");
+        }
       }
       List<List<PathAlias>> aliases = new ArrayList<>(2);
       for (int list = 0; list < 2; list++) {
@@ -305,35 +378,46 @@ public final class PolicyCache {
         }
         aliases.add(read);
       }
-      int expressionCount = in.getInt();
-      Map<String, PcrePattern> expressions = new HashMap<>(expressionCount * 2);
-      for (int i = 0; i < expressionCount; i++) {
-        String regex = readString(in);
-        expressions.put(regex, PcrePattern.ofTranslation("^" + regex + "$", readString(in)));
-      }
-      Path[] files = new Path[Origin.values().length];
-      for (Origin origin : Origin.values()) {
-        files[origin.ordinal()] = PolicyLoader.sibling(fileContexts, origin.suffix());
-      }
-      FileType[] types = FileType.values();
-      Origin[] origins = Origin.values();
       int specCount = in.getInt();
-      List<Spec> specs = new ArrayList<>(specCount);
-      for (int i = 0; i < specCount; i++) {
-        String regex = readString(in);
-        FileType type = types[in.get()];
-        String context = strings[in.getInt()];
-        Origin origin = origins[in.get()];
-        specs.add(new Spec(regex, type, context, origin == Origin.BASE ? fileContexts : files[origin.ordinal()],
-            in.getInt(), origin));
+      int contextCount = in.getInt();
+      int translationCount = in.getInt();
+      int blobLength = in.getInt();
+      if (specCount < 0 || contextCount < 0 || translationCount < 0 || blobLength < 0 || blobLength > in.remaining()) {
+        throw new Unusable("corrupt or truncated");
       }
-      if (in.remaining() != 4) {
+      int blobAt = in.position();
+      in.position(blobAt + blobLength);
+      int[] records = readInts(in, specCount, CompiledSpecs.RECORD);
+      int[] contexts = readInts(in, contextCount, 2);
+      int[] translations = readInts(in, translationCount, 2);
+      int sectionLength = in.getInt();
+      if (sectionLength < 0 || sectionLength != in.remaining() - 4) {
         throw new Unusable("corrupt (" + (in.remaining() - 4) + " bytes after the specs)");
       }
-      return new Decoded(new Policy(fileContexts, specs, aliases.get(0), aliases.get(1), expressions), stamps);
+      ByteBuffer section = sectionLength == 0 ? null : in.slice(in.position(), sectionLength);
+      Path[] files = new Path[Origin.values().length];
+      for (Origin origin : Origin.values()) {
+        files[origin.ordinal()] = origin == Origin.BASE ? fileContexts : PolicyLoader.sibling(fileContexts, origin.suffix());
+      }
+      // The records' offsets and indexes are not checked one by one here (that was a millisecond
+      // of every start): the checksum has shown the file is what a relabel wrote, and only its
+      // owner or root can have written it.
+      CompiledSpecs specs = new CompiledSpecs(bytes, blobAt, records, contexts, translations, files, section);
+      return new Decoded(new Policy(fileContexts, specs, aliases.get(0), aliases.get(1)), stamps);
     } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
       throw new Unusable("corrupt or truncated");
     }
+  }
+
+  /** {@code count} records of {@code size} ints each, in one copy. */
+  private static int[] readInts(ByteBuffer in, int count, int size) {
+    if ((long) count * size * 4 > in.remaining()) {
+      throw new BufferUnderflowException();
+    }
+    int[] values = new int[count * size];
+    in.asIntBuffer().get(values);
+    in.position(in.position() + 4 * values.length);
+    return values;
   }
 
   /** The version a compiled policy is written by: a compiled policy of another is not trusted. */

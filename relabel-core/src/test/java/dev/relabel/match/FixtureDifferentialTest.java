@@ -81,8 +81,9 @@ class FixtureDifferentialTest {
 
   /**
    * The same comparisons on compiled policies ({@link PolicyCache}): each fixture that validates,
-   * and Debian's policy, compiled beside a copy of its text files, then loaded from the compiled
-   * file (which the loader must have used) and held to libselinux reading the text.
+   * and Debian's policy, compiled beside a copy of its text files with the matcher's section, then
+   * loaded from the compiled file (whose specs, order and index the loader and matcher must have
+   * used) and held to libselinux reading the text.
    */
   @TestFactory
   Stream<DynamicTest> adversarialPathsOnCompiledPolicies() {
@@ -118,8 +119,9 @@ class FixtureDifferentialTest {
         } catch (dev.relabel.policy.PolicyException invalid) {
           return; // never compiled: PolicyCacheTest holds that it is refused
         }
-        PolicyCache.compile(fileContexts);
+        PolicyCache.compile(fileContexts, LabelMatcher::compiledSection);
         assertEquals(Optional.empty(), PolicyCache.problem(fileContexts), name);
+        assertTrue(LabelMatcher.compile(PolicyLoader.lenient().load(fileContexts)).readFromSection(), name);
         compareAdversarial(fileContexts, name.hashCode() + 1, name.equals("debian") ? DEBIAN_PATHS : PATHS_PER_FIXTURE,
             prefixes);
       } finally {

@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.zip.CRC32C;
+import java.util.zip.CRC32;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -81,6 +81,45 @@ class PolicyCacheTest {
         assertEquals(fromText.compiledExpressions().get(regex).find(key),
             policy.compiledExpressions().get(regex).find(key), regex + " on " + key);
       }
+    }
+    // Spec by spec, as the matcher asks: the same expression, or none, where the text has one.
+    for (int i = 0; i < fromText.specs().size(); i++) {
+      PcrePatternView expected = PcrePatternView.of(fromText.compiledExpression(i));
+      assertEquals(expected, PcrePatternView.of(policy.compiledExpression(i)), fromText.specs().get(i).toString());
+    }
+    assertEquals(java.util.Optional.empty(), policy.matcherSection(), "no section was stored");
+  }
+
+  /** What a compiled expression is, for comparing: its source and translation (null for none). */
+  private record PcrePatternView(String source, String translation) {
+    static PcrePatternView of(dev.relabel.regex.PcrePattern pattern) {
+      return pattern == null ? null : new PcrePatternView(pattern.source(), pattern.translation());
+    }
+  }
+
+  @Test
+  void theMatchersSectionComesBackAsStored() throws Exception {
+    byte[] section = {1, 2, 3, 4, 5, (byte) 0xff};
+    PolicyCache.compile(fileContexts, policy -> {
+      assertEquals(text(policy.baseFile()), policy, "the section is made of the policy being compiled");
+      return section;
+    });
+    Policy policy = load();
+    assertEquals(List.of(), warnings);
+    ByteBuffer stored = policy.matcherSection().orElseThrow();
+    byte[] read = new byte[stored.remaining()];
+    stored.get(read);
+    assertArrayEquals(section, read);
+    // Each call hands out a buffer of its own: reading one does not move another.
+    assertEquals(section.length, policy.matcherSection().orElseThrow().remaining());
+    assertEquals(text(), policy);
+  }
+
+  private static Policy text(Path fileContexts) {
+    try {
+      return PolicyLoader.validating().ignoringCompiled().load(fileContexts);
+    } catch (PolicyException e) {
+      throw new AssertionError(e);
     }
   }
 
@@ -211,7 +250,7 @@ class PolicyCacheTest {
   void anotherFormatOrVersionIsIgnored() throws Exception {
     Map<String, SourceStamp> stamps = new HashMap<>();
     Policy policy = PolicyLoader.validating().loadText(fileContexts, stamps);
-    byte[] bytes = PolicyCache.encode(policy, stamps);
+    byte[] bytes = PolicyCache.encode(policy, stamps, new byte[0]);
     int formatAt = "relabel compiled file_contexts\n".length();
     ByteBuffer.wrap(bytes).putInt(formatAt, PolicyCache.FORMAT + 1);
     Files.write(cache(), withChecksum(bytes));
@@ -220,7 +259,7 @@ class PolicyCacheTest {
         + ", this relabel reads format " + PolicyCache.FORMAT + " (run 'relabel compile')"), warnings);
 
     // Another relabel's: the version string differs (same length, so the layout holds).
-    bytes = PolicyCache.encode(policy, stamps);
+    bytes = PolicyCache.encode(policy, stamps, new byte[0]);
     String version = PolicyCache.relabelVersion();
     int versionAt = formatAt + 8;
     byte[] other = version.replace(version.charAt(0), version.charAt(0) == '9' ? '8' : '9')
@@ -235,7 +274,7 @@ class PolicyCacheTest {
   }
 
   private static byte[] withChecksum(byte[] bytes) {
-    CRC32C crc = new CRC32C();
+    CRC32 crc = new CRC32();
     crc.update(bytes, 0, bytes.length - 4);
     ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
     return bytes;
@@ -295,7 +334,7 @@ class PolicyCacheTest {
     // Root writes where modes say no; a regular file where the directory should be stops anyone.
     Path blocked = dir.resolve("blocked");
     Files.write(blocked, new byte[0]);
-    assertThrows(IOException.class, () -> PolicyCache.compile(base, blocked.resolve("file_contexts.relabel")));
+    assertThrows(IOException.class, () -> PolicyCache.compile(base, blocked.resolve("file_contexts.relabel"), policy -> new byte[0]));
     assertFalse(Files.exists(PolicyCache.fileFor(base)));
   }
 

@@ -6,6 +6,7 @@ import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.PolicyOption;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.PolicyCache;
 import dev.relabel.policy.PolicyException;
 import dev.relabel.policy.PolicyLoader;
@@ -43,7 +44,7 @@ import picocli.CommandLine.ParentCommand;
           + " mode 0644.",
       "",
       "A compiled policy is used only while each file it came from is unchanged (same identity"
-          + " and times, or else the same SHA-256), it is whole (CRC-32C), this relabel wrote it,"
+          + " and times, or else the same SHA-256), it is whole (CRC-32), this relabel wrote it,"
           + " and it is owned by root or the user running relabel and writable by no one else."
           + " Otherwise relabel says why on standard error ('relabel: ignoring compiled policy ...')"
           + " and reads the text, so a forgotten compile costs time, never a wrong label.",
@@ -90,7 +91,7 @@ public final class CompileCommand implements Callable<Integer> {
       }
       return ExitStatus.OK;
     }
-    PolicyCache.Compiled compiled = PolicyCache.compile(file);
+    PolicyCache.Compiled compiled = PolicyCache.compile(file, LabelMatcher::compiledSection);
     if (verbose) {
       out.println("compiled " + file + " into " + compiled.file() + ": " + compiled.specs() + " specs, "
           + compiled.expressions() + " expressions, " + compiled.bytes() + " bytes");
