@@ -339,7 +339,7 @@ public final class ScalingCommand implements Callable<Integer> {
   }
 
   /** The checkout the harness belongs to: relabel-bench's relabel.home, or the launcher's ../.. */
-  private static Path checkout(Path launcher) {
+  static Path checkout(Path launcher) {
     String home = System.getProperty("relabel.home");
     return home != null ? Path.of(home) : launcher.toAbsolutePath().getParent().getParent();
   }

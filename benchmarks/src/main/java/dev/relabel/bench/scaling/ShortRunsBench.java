@@ -20,8 +20,10 @@ import picocli.CommandLine.Option;
  * {@code relabel-bench short}: the runs package scripts and admins make most, one file each
  * ({@code relabel restorecon -n FILE}, {@code relabel setfiles -n FILE_CONTEXTS FILE},
  * {@code relabel lookup FILE}, {@code relabel --version}), against a bare {@code java -version}
- * with the launcher's JIT and collector flags (the JVM's own floor) and the reference setfiles on
- * the same file: every command once per round, rounds alternating the order, medians. Nothing is
+ * with the launcher's JIT and collector flags (the JVM's own floor), the floors of a JVM program
+ * on relabel's runtime ({@link JvmFloor}: its start with relabel.jar, and that plus JNA's first
+ * call), and the reference setfiles on the same file: every command once per round, rounds
+ * alternating the order, medians. Nothing is
  * written: the policy is used as it is, and the results say whether its compiled form was fresh.
  */
 @Command(name = "short", mixinStandardHelpOptions = true, sortOptions = false,
@@ -72,6 +74,12 @@ public final class ShortRunsBench implements Callable<Integer> {
     // The launcher's JIT and collector flags: what a relabel's JVM costs before relabel runs.
     tools.put("java -version", List.of(javaCommand, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
         "-version"));
+    Files.createDirectories(out);
+    Path scratch = Files.createTempDirectory("relabel-bench-short-");
+    // The floors of a one-file run on this JVM: its start with relabel.jar, then also JNA's.
+    JvmFloor floor = JvmFloor.build(ScalingCommand.checkout(launcher), launcher, javaCommand, scratch);
+    tools.put("JVM + relabel.jar (floor)", floor.withJar(file));
+    tools.put("JVM + relabel.jar + JNA lgetxattr (floor)", floor.withJna(file));
     tools.put("relabel --version", List.of(launcher.toString(), "--version"));
     tools.put("relabel restorecon -n FILE", List.of(launcher.toString(), "restorecon", "-n", file.toString()));
     tools.put("relabel setfiles -n FILE_CONTEXTS FILE",
@@ -86,8 +94,6 @@ public final class ShortRunsBench implements Callable<Integer> {
           policy.toString(), file.toString()));
     }
     String compiled = compiledPolicyState(launcher);
-    Files.createDirectories(out);
-    Path scratch = Files.createTempDirectory("relabel-bench-short-");
     PrintWriter log = spec.commandLine().getOut();
     try {
       ChildTimer timer = new ChildTimer(scratch);

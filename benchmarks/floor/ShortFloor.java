@@ -1,0 +1,37 @@
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The floor of a one-file relabel run on the JVM, as check-floor.c is the floor of a check:
+ * `relabel-bench short` compiles it with javac into its scratch directory and runs it on relabel's
+ * own runtime (the launcher's JIT and collector flags, relabel.jar first on the class path, its
+ * class data sharing archive and JNA's native library as bin/relabel passes them).
+ *
+ *   ShortFloor jar FILE   prints FILE: the JVM's start with relabel.jar and its archive, no more
+ *   ShortFloor jna FILE   also reads FILE's security.selinux through JNA (one lgetxattr), as any
+ *                         JVM program must that asks the kernel for a label on Java 17
+ *
+ * No policy, no options, no matching: what relabel restorecon -n FILE can never go below.
+ */
+public final class ShortFloor {
+  static native long lgetxattr(byte[] path, byte[] name, byte[] value, long size);
+
+  public static void main(String[] args) {
+    byte[] path = args[1].getBytes(StandardCharsets.UTF_8);
+    String label = "";
+    if (args[0].equals("jna")) {
+      Native.register(ShortFloor.class, NativeLibrary.getInstance("libc.so.6"));
+      byte[] value = new byte[256];
+      long length = lgetxattr(nul(path), nul("security.selinux".getBytes(StandardCharsets.US_ASCII)), value, value.length);
+      label = length <= 0 ? " (null)" : " " + new String(value, 0, (int) length, StandardCharsets.UTF_8).trim();
+    }
+    System.out.println(args[1] + label);
+  }
+
+  private static byte[] nul(byte[] bytes) {
+    byte[] terminated = new byte[bytes.length + 1];
+    System.arraycopy(bytes, 0, terminated, 0, bytes.length);
+    return terminated;
+  }
+}
