@@ -115,8 +115,16 @@ public final class ShortRunsBench implements Callable<Integer> {
         }
       }
       Instant finished = Instant.now();
+      // One more run of each relabel command, with the class-loading log: where its start went.
+      Map<String, StartTimeline> timelines = new LinkedHashMap<>();
+      for (String tool : names) {
+        if (tool.startsWith("relabel ")) {
+          timelines.put(tool, StartTimeline.of(tools.get(tool), scratch));
+        }
+      }
       ResultsCsv.writeWhole(out.resolve("short.csv"), csv(runs));
-      ResultsCsv.writeWhole(out.resolve("short.md"), table(runs, tools, compiled, timer, loadBefore, started, finished));
+      ResultsCsv.writeWhole(out.resolve("short.md"),
+          table(runs, tools, compiled, timer, loadBefore, started, finished) + timelines(timelines));
       log.println("wrote " + out.resolve("short.md") + " and short.csv");
       log.flush();
       return 0;
@@ -172,6 +180,20 @@ public final class ShortRunsBench implements Callable<Integer> {
       double rss = median(runs, tool, m -> (double) m.peakRssKb());
       md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f–%.1f | %.0f | %.0f | %.2fx |%n", tool, wall * 1000,
           min * 1000, max * 1000, cpu * 1000, rss / 1024, wall / floor));
+    }
+    return md.toString();
+  }
+
+  private static String timelines(Map<String, StartTimeline> timelines) {
+    StringBuilder md = new StringBuilder("\n## Where a start goes\n\n");
+    md.append("One more run of each relabel command with `-Xlog:class+load:file=F:uptime`: the classes it loaded,"
+        + " how many did not come from the class data sharing archive, and the JVM uptime (ms) at which the first"
+        + " class of each stage was loaded (`–`: never). Stages: ");
+    md.append(String.join(", ", StartTimeline.STAGES.entrySet().stream()
+        .map(stage -> stage.getKey() + " (`" + stage.getValue() + "`)").toList())).append(".\n\n");
+    md.append(StartTimeline.header());
+    for (Map.Entry<String, StartTimeline> timeline : timelines.entrySet()) {
+      md.append(timeline.getValue().row(timeline.getKey())).append('\n');
     }
     return md.toString();
   }

@@ -162,6 +162,13 @@ class ScalingHarnessIT {
     assertTrue(md.contains("| java -version | ") && md.contains("| 1.00x |"), md);
     assertTrue(md.contains("| setfiles 3.4 -n FILE_CONTEXTS FILE | "), md);
     assertTrue(md.contains(compiledBefore ? "compiled policy fresh" : "compiled policy not used"), md);
+    // The class-loading timeline: one row per relabel command, each having reached relabel's main.
+    assertTrue(md.contains("## Where a start goes"), md);
+    for (String tool : List.of("relabel --version", "relabel restorecon -n FILE", "relabel lookup FILE")) {
+      String row = md.lines().filter(line -> line.startsWith("| " + tool + " | ") && line.split("\\|").length > 9)
+          .findFirst().orElseThrow(() -> new AssertionError("no timeline row for " + tool + " in\n" + md));
+      assertTrue(!row.split("\\|")[4].trim().equals("–"), "relabel's main reached: " + row);
+    }
     assertEquals(compiledBefore, Files.exists(compiled), "the harness compiles nothing");
   }
 }
