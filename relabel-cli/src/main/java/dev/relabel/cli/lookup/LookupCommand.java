@@ -1,9 +1,11 @@
 package dev.relabel.cli.lookup;
 
-import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.JsonReport;
@@ -31,7 +33,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -86,9 +87,13 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   private static final byte[] NONE_LINE = answerLine(dev.relabel.policy.Spec.NONE);
   private static final byte[] ERROR_LINE = answerLine(ERROR);
   private static final FileType[] TYPES = FileType.values();
-  private static final byte[][] TYPE_NAMES = Arrays.stream(TYPES)
-      .map(t -> t.className().getBytes(StandardCharsets.US_ASCII))
-      .toArray(byte[][]::new);
+  private static final byte[][] TYPE_NAMES = new byte[TYPES.length][];
+
+  static {
+    for (int i = 0; i < TYPES.length; i++) {
+      TYPE_NAMES[i] = TYPES[i].className().getBytes(StandardCharsets.US_ASCII);
+    }
+  }
 
   @ParentCommand
   private IoHost parent;
@@ -132,7 +137,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
         "Look PATHs up as this file type: ${COMPLETION-CANDIDATES}. 'any' (the default) lets"
             + " specs of every type apply, as matchpathcon without -m."
       })
-  private FileType type;
+  private FileType type = FileType.ANY;
 
   @Option(
       names = "--stdin",
@@ -147,8 +152,10 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
       })
   private List<String> paths = new ArrayList<>();
 
+  // Created here, not by picocli (which uses a mixin field's value when it has one), so that the
+  // verb can be built without picocli.
   @Mixin
-  private JsonOption json;
+  private JsonOption json = new JsonOption();
 
   /** With --json: the report the answers go to instead of standard output's lines. */
   private JsonReport report;
@@ -160,17 +167,20 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
 
   @Override
   public Integer call() throws IOException, PolicyException {
+    return run(parent.io(), new PicocliUsage(spec));
+  }
+
+  /** The verb, once its options are read: picocli's call(), and any caller that read them otherwise. */
+  public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
     if (stdin && !paths.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "--stdin takes no PATH arguments");
+      throw usage.error("--stdin takes no PATH arguments");
     }
     if (!stdin && paths.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "missing PATH (or --stdin)");
+      throw usage.error("missing PATH (or --stdin)");
     }
-    Io io = parent.io();
     report = json.open(io, JsonReport.Kind.LOOKUP, "lookup", false, false);
-    err = report == null ? spec.commandLine().getErr()
-        : new PrintWriter(new java.io.OutputStreamWriter(JsonOption.textStreams(io, report).err(), io.charset()), true);
-    rootPrefix = rootPrefix(io);
+    err = JsonOption.textStreams(io, report).errWriter();
+    rootPrefix = rootPrefix(io, usage);
     matcher = LabelMatcher.compile(loadPolicy());
     OutputStream out = new BufferedOutputStream(report == null ? io.out() : OutputStream.nullOutputStream(), 1 << 16);
     boolean allAnswered = true;
@@ -203,12 +213,12 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   }
 
   /** ROOT as a one-char-per-byte string without trailing slashes; empty for "/" or no -r. */
-  private String rootPrefix(Io io) {
+  private String rootPrefix(Io io, UsageErrors usage) {
     if (root == null) {
       return "";
     }
     if (root.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "ROOT must not be empty");
+      throw usage.error("ROOT must not be empty");
     }
     String prefix = new String(root.getBytes(io.charset()), StandardCharsets.ISO_8859_1);
     int end = prefix.length();

@@ -1,9 +1,12 @@
 package dev.relabel.cli.setfiles;
 
-import dev.relabel.cli.common.IoHost;
-import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.HelpOrder;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.ThreadsOption;
+import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
@@ -16,7 +19,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -100,8 +102,10 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
   @Option(names = {"-R", "-r"}, description = "Recurse: label each PATH and everything below it.")
   private boolean recurse;
 
+  // Mixins are created here, not by picocli (which uses a mixin field's value when it has one), so
+  // that this verb can be built without picocli.
   @Mixin
-  private SetfilesFlags flags;
+  private SetfilesFlags flags = new SetfilesFlags();
 
   @Option(names = "-v", description = "Print each change (may be repeated; once is enough).")
   private boolean[] verbose = new boolean[0];
@@ -110,40 +114,44 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
   private boolean oneFilesystem;
 
   @Mixin
-  private ThreadsOption threads;
+  private ThreadsOption threads = new ThreadsOption();
 
   @Mixin
-  private ProgressOptions progress;
+  private ProgressOptions progress = new ProgressOptions();
 
   @Mixin
-  private JsonOption json;
+  private JsonOption json = new JsonOption();
 
   @Parameters(arity = "0..*", paramLabel = "PATH", description = "The files and trees to label.")
   private List<String> paths = new ArrayList<>();
 
   @Override
   public Integer call() throws IOException, PolicyException {
-    if (flags.syslog()) {
-      throw new ParameterException(spec.commandLine(), "-l (log changes to syslog) is not supported");
-    }
-    if (progress.setfilesFlag() && verbose.length > 0) {
-      throw new ParameterException(spec.commandLine(),
-          "-p and -v are mutually exclusive (progress and verbose), as in restorecon");
-    }
     if (spec.commandLine().getParseResult().matchedOptions().isEmpty() && paths.isEmpty()) {
       // restorecon's usage() for argc < 2; with an option but no PATH it does nothing, successfully.
-      throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
+      throw new PicocliUsage(spec).error("Missing required parameter: 'PATH'");
     }
-    return new SetfilesPipeline("restorecon", spec, PathLabeller.Mode.RESTORECON)
+    return run(parent.io(), new PicocliUsage(spec));
+  }
+
+  /** The verb, once its options are read: picocli's call(), and any caller that read them otherwise. */
+  public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
+    if (flags.syslog()) {
+      throw usage.error("-l (log changes to syslog) is not supported");
+    }
+    if (progress.setfilesFlag() && verbose.length > 0) {
+      throw usage.error("-p and -v are mutually exclusive (progress and verbose), as in restorecon");
+    }
+    return new SetfilesPipeline("restorecon", usage, PathLabeller.Mode.RESTORECON)
         .output(verbose.length > 0, flags.dryRun())
         .paths(flags.outFiles(), List.of(), flags.excludes())
-        .threads(() -> threads.count(1))
+        .threads(threads, 1)
         .roots(paths, flags.inputFile(), flags.standardInput(), flags.nulSeparated())
         .statistics(flags.warnNoMatch(), false)
         .engine(flags.engine()
             .withOneFilesystem(oneFilesystem)
             .withHardLinkCheck(false)
             .withRecurse(recurse))
-        .run(parent.io(), json, progress);
+        .run(io, json, progress);
   }
 }

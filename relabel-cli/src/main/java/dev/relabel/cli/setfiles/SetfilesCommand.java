@@ -1,9 +1,12 @@
 package dev.relabel.cli.setfiles;
 
-import dev.relabel.cli.common.IoHost;
-import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.HelpOrder;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.ThreadsOption;
+import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
@@ -11,13 +14,11 @@ import dev.relabel.policy.PolicyException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -112,8 +113,10 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
         "-s", "-0", "-d", "-D", "-I", "-p", "--progress", "--json", "-W");
   }
 
+  // Mixins are created here, not by picocli (which uses a mixin field's value when it has one), so
+  // that this verb can be built without picocli.
   @Mixin
-  private SetfilesFlags flags;
+  private SetfilesFlags flags = new SetfilesFlags();
 
   @Option(names = "-U", description = "Set user, role and type, not only the type (setfiles 3.5+).")
   private boolean userRoleType;
@@ -132,7 +135,7 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   private boolean skipMultiLinked;
 
   @Mixin
-  private ThreadsOption threads;
+  private ThreadsOption threads = new ThreadsOption();
 
   @Option(names = "-C", description = "Exit 1, not 255, when the only errors are entries that could not be relabelled.")
   private boolean countErrors;
@@ -148,10 +151,10 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   private boolean conflictErrors;
 
   @Mixin
-  private ProgressOptions progress;
+  private ProgressOptions progress = new ProgressOptions();
 
   @Mixin
-  private JsonOption json;
+  private JsonOption json = new JsonOption();
 
   @Option(names = "-x", hidden = true)
   private boolean oneFilesystem;
@@ -164,11 +167,16 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
 
   @Override
   public Integer call() throws IOException, PolicyException {
-    refuseUnsupported();
-    return new SetfilesPipeline("setfiles", spec, PathLabeller.Mode.SETFILES)
+    return run(parent.io(), new PicocliUsage(spec));
+  }
+
+  /** The verb, once its options are read: picocli's call(), and any caller that read them otherwise. */
+  public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
+    refuseUnsupported(usage);
+    return new SetfilesPipeline("setfiles", usage, PathLabeller.Mode.SETFILES)
         .output(verbose, flags.dryRun())
         .paths(flags.outFiles(), alternateRoots, flags.excludes())
-        .threads(() -> threads.count(1))
+        .threads(threads, 1)
         .roots(paths, flags.inputFile(), flags.standardInput(), flags.nulSeparated())
         .statistics(flags.warnNoMatch(), countErrors)
         .specFile(specFile)
@@ -179,10 +187,10 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
             .withSkipMultiLinked(skipMultiLinked)
             .withRecurse(true)
             .withLogMatches(printMatches))
-        .run(parent.io(), json, progress);
+        .run(io, json, progress);
   }
 
-  private void refuseUnsupported() {
+  private void refuseUnsupported(UsageErrors usage) {
     String refused = null;
     if (binaryPolicy != null) {
       refused = "-c (check contexts against a binary policy) is not supported";
@@ -196,7 +204,7 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
       refused = "-x is restorecon's option: setfiles never crosses mount points";
     }
     if (refused != null) {
-      throw new ParameterException(spec.commandLine(), refused);
+      throw usage.error(refused);
     }
   }
 }
