@@ -20,7 +20,6 @@ import dev.relabel.cli.setfiles.RestoreconCommand;
 import dev.relabel.cli.setfiles.SetfilesCommand;
 import dev.relabel.cli.tar.TarCommand;
 import java.io.PrintWriter;
-import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -90,9 +89,6 @@ public class RelabelCommand implements Runnable, IoHost {
   }
 
 
-  private static final List<Class<?>> VERBS =
-      List.of(WithEveryVerb.class.getAnnotation(Command.class).subcommands());
-
   private final Io io;
 
   @Spec
@@ -140,7 +136,7 @@ public class RelabelCommand implements Runnable, IoHost {
       return configure(new CommandLine(new RelabelCommand(io)), io);
     }
     if (args.length > 0 && !args[0].equals("help")) {
-      for (Class<?> verb : VERBS) {
+      for (Class<?> verb : WithEveryVerb.class.getAnnotation(Command.class).subcommands()) {
         if (verb.getAnnotation(Command.class).name().equals(args[0])) {
           return configure(new CommandLine(new RelabelCommand(io)).addSubcommand(verb), io);
         }
@@ -165,8 +161,14 @@ public class RelabelCommand implements Runnable, IoHost {
         : ExitStatus.Scheme.RELABEL;
   }
 
+  /** As {@link Main#main}, which the jar names. */
   public static void main(String[] args) {
-    System.exit(commandLine(Io.system(), args).execute(args));
+    Main.main(args);
+  }
+
+  /** Runs {@code args} on picocli's path: the exit status. */
+  static int execute(Io io, String[] args) {
+    return commandLine(io, args).execute(args);
   }
 
   /**

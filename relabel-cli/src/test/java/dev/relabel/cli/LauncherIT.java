@@ -255,6 +255,34 @@ class LauncherIT {
     assertTrue(!r.outText().contains("java.lang.ProcessImpl "), "a child process was started");
   }
 
+  /**
+   * The short runs scripts make take the quick path, which loads no picocli class; one it declines
+   * (--json) loads picocli, which shows that the log would show it.
+   */
+  @Test
+  void theQuickPathLoadsNoPicocli() throws Exception {
+    Path tree = Files.createDirectories(dir.resolve("quick/some"));
+    Path file = Files.writeString(tree.resolve("file"), "");
+    List<List<String>> quick = List.of(List.of("restorecon", "-n", file.toString()),
+        List.of("setfiles", "-nv", policy.toString(), tree.toString()),
+        List.of("lookup", "-f", policy.toString(), "/some/path"));
+    for (List<String> args : quick) {
+      String classes = classesLoaded(args);
+      assertTrue(classes.contains(" dev.relabel.cli.QuickPath "), args + " did not take the quick path");
+      assertTrue(!classes.contains(" picocli."), args + " loaded picocli");
+    }
+    String declined = classesLoaded(List.of("lookup", "--json", "-f", policy.toString(), "/some/path"));
+    assertTrue(declined.contains(" picocli.CommandLine "), "the class log shows no picocli where it is used");
+  }
+
+  /** The class-loading log of a run of {@code args}. */
+  private String classesLoaded(List<String> args) throws IOException, InterruptedException {
+    Path log = Files.createTempFile(dir, "classes", ".log");
+    run(launcher, Map.of("RELABEL_JAVA_OPTS", "-Xlog:class+load=info:file=" + log), new byte[0],
+        args.toArray(String[]::new));
+    return Files.readString(log);
+  }
+
   @Test
   void startsWhereJnaCouldNotUnpackItsLibrary() throws Exception {
     Path root = Files.createDirectories(dir.resolve("jna-tree"));

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A verb that failed by throwing, as the user sees it (picocli's execution exception handler, and
- * any other caller that runs a verb): every problem of an unusable policy on its own line
+ * A verb that failed by throwing, as the user sees it, on either path (picocli's execution
+ * exception handler, and the quick path): every problem of an unusable policy on its own line
  * ({@code relabel: FILE:LINE: message}), otherwise one line; the status by the verb's
  * {@link ExitStatus.Scheme}.
  *

@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
  * read from {@code Descriptions.properties} under the key {@code relabel.VERB.threads} (verbs
  * declare {@code resourceBundle = ThreadsOption.BUNDLE}).
  */
-public final class ThreadsOption {
+public final class ThreadsOption implements Getopt.Options {
   /**
    * The resource bundle that holds each verb's description of -T, and the other descriptions worded
    * per verb (those of the flags setfiles and restorecon share).
@@ -76,6 +76,23 @@ public final class ThreadsOption {
     }
     String inherited = environment.get(ENVIRONMENT);
     return inherited == null || inherited.isEmpty() ? null : problem(inherited, "in " + ENVIRONMENT);
+  }
+
+  /**
+   * The quick path's -T ({@link Getopt}): taken once, with a value {@link #count} accepts, as
+   * picocli takes it once and the usage error of a bad one is picocli's path's.
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    if (letter != 'T' || given != null) {
+      return false;
+    }
+    String value = getopt.argument();
+    if (value == null || problem(value, "for -T") != null) {
+      return false;
+    }
+    given = value;
+    return true;
   }
 
   /** setfiles' check of a thread count found {@code where} ("for -T", "in RELABEL_THREADS"): the usage error, or null. */

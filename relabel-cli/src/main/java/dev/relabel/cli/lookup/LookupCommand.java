@@ -2,9 +2,11 @@ package dev.relabel.cli.lookup;
 
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.QuickVerb;
 import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
@@ -39,7 +41,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code relabel lookup}: the label the policy gives each path, as {@code matchpathcon} prints it,
- * except that "no spec matches" is told apart from {@code <<none>>}.
+ * except that "no spec matches" is told apart from {@code <<none>>}. The quick path runs it without
+ * picocli for the options whose letters {@link #option} applies.
  */
 @Command(
     name = "lookup",
@@ -77,7 +80,7 @@ import picocli.CommandLine.Spec;
       "  1  some PATH got <<nomatch>> or <<error>>; or a usage error; or an unusable policy, each",
       "     problem printed as 'relabel: FILE:LINE: message'; or an I/O error",
     })
-public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.Declared {
+public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.Declared, QuickVerb {
   /** The answer for a path no spec matches. */
   public static final String NO_MATCH = "<<nomatch>>";
   /** The answer for an invalid request. */
@@ -101,6 +104,11 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   @Override
   public JsonReport.Kind reportKind() {
     return JsonReport.Kind.LOOKUP;
+  }
+
+  @Override
+  public ExitStatus.Scheme exitScheme() {
+    return ExitStatus.Scheme.RELABEL;
   }
 
   @Spec
@@ -139,6 +147,9 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
       })
   private FileType type = FileType.ANY;
 
+  /** Whether the quick path read -m (picocli takes it once). */
+  private boolean typeGiven;
+
   @Option(
       names = "--stdin",
       description = {"Read the requests from standard input, one per line (see below), instead of PATH arguments."})
@@ -153,7 +164,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   private List<String> paths = new ArrayList<>();
 
   // Created here, not by picocli (which uses a mixin field's value when it has one), so that the
-  // verb can be built without picocli.
+  // quick path can build this verb without picocli.
   @Mixin
   private JsonOption json = new JsonOption();
 
@@ -170,7 +181,48 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
     return run(parent.io(), new PicocliUsage(spec));
   }
 
-  /** The verb, once its options are read: picocli's call(), and any caller that read them otherwise. */
+  /**
+   * The quick path's letters: {@code -f}, {@code -r} and {@code -m} once each, with a value picocli
+   * converts and the run accepts (a ROOT that is not empty); {@code --stdin} and {@code --json}
+   * are picocli's path's.
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    switch (letter) {
+      case 'f' -> {
+        String file = fileContexts == null ? getopt.argument() : null;
+        try {
+          fileContexts = file == null ? null : Path.of(file); // as picocli converts a Path
+        } catch (InvalidPathException e) {
+          return false;
+        }
+        return fileContexts != null;
+      }
+      case 'r' -> {
+        root = root == null ? getopt.argument() : null;
+        return root != null && !root.isEmpty();
+      }
+      case 'm' -> {
+        String name = typeGiven ? null : getopt.argument();
+        typeGiven = true;
+        type = name == null ? null : FileType.fromClassName(name).orElse(null); // as FileTypeConverter
+        return type != null;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  /** The quick path's PATHs: at least one (without, picocli's path says what is missing). */
+  @Override
+  public boolean operands(List<String> operands, Map<String, String> environment) {
+    paths = operands;
+    return !operands.isEmpty();
+  }
+
+  /** The verb, once its options are read, on either path. */
+  @Override
   public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
     if (stdin && !paths.isEmpty()) {
       throw usage.error("--stdin takes no PATH arguments");

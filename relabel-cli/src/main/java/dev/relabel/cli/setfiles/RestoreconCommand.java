@@ -1,10 +1,12 @@
 package dev.relabel.cli.setfiles;
 
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.HelpOrder;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.QuickVerb;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
@@ -13,7 +15,9 @@ import dev.relabel.cli.output.ProgressOptions;
 import dev.relabel.policy.PolicyException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,7 +30,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code relabel restorecon}: Debian's {@code restorecon} (policycoreutils 3.4, which is setfiles
  * under another name) on the parallel engine, with the system's policy, its options (its getopt
- * string, {@code e:f:hiIDlmno:pqrsvFRW0xT:}), its messages and its exit statuses.
+ * string, {@code e:f:hiIDlmno:pqrsvFRW0xT:}), its messages and its exit statuses. The quick path
+ * runs it without picocli for the options whose letters {@link #option} (and its mixins') apply.
  */
 @Command(
     name = "restorecon",
@@ -81,7 +86,7 @@ import picocli.CommandLine.Spec;
           + " this help and exits 0 (restorecon's -h prints its usage and exits 255). PATH"
           + " arguments given with -f or -s are an error (restorecon ignores them).",
     })
-public final class RestoreconCommand implements Callable<Integer>, ExitStatus.Declared {
+public final class RestoreconCommand implements Callable<Integer>, QuickVerb {
   @ParentCommand
   private IoHost parent;
 
@@ -103,7 +108,7 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
   private boolean recurse;
 
   // Mixins are created here, not by picocli (which uses a mixin field's value when it has one), so
-  // that this verb can be built without picocli.
+  // that the quick path can build this verb without picocli.
   @Mixin
   private SetfilesFlags flags = new SetfilesFlags();
 
@@ -134,7 +139,33 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
     return run(parent.io(), new PicocliUsage(spec));
   }
 
-  /** The verb, once its options are read: picocli's call(), and any caller that read them otherwise. */
+  /**
+   * The quick path's letters: {@code -R -r -v -x} here, the rest in the mixins ({@code -p}, and
+   * what they leave, are picocli's path's).
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    return switch (letter) {
+      case 'R', 'r' -> !recurse && (recurse = true);
+      case 'v' -> {
+        verbose = Arrays.copyOf(verbose, verbose.length + 1);
+        verbose[verbose.length - 1] = true;
+        yield true;
+      }
+      case 'x' -> !oneFilesystem && (oneFilesystem = true);
+      default -> flags.option(letter, getopt) || threads.option(letter, getopt);
+    };
+  }
+
+  /** The quick path's PATHs: at least one (without, picocli's path says what is missing). */
+  @Override
+  public boolean operands(List<String> operands, Map<String, String> environment) {
+    paths = operands;
+    return !operands.isEmpty() && threads.problem(environment) == null;
+  }
+
+  /** The verb, once its options are read, on either path. */
+  @Override
   public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
     if (flags.syslog()) {
       throw usage.error("-l (log changes to syslog) is not supported");

@@ -1,10 +1,12 @@
 package dev.relabel.cli.setfiles;
 
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.HelpOrder;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.QuickVerb;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
@@ -14,6 +16,7 @@ import dev.relabel.policy.PolicyException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +28,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code relabel setfiles}: Debian's {@code setfiles} (policycoreutils 3.4) on the parallel
- * engine, with its options, its messages and its exit statuses.
+ * engine, with its options, its messages and its exit statuses. The quick path runs it without
+ * picocli for the options whose letters {@link #option} (and its mixins') apply.
  */
 @Command(
     name = "setfiles",
@@ -95,7 +99,7 @@ import picocli.CommandLine.Spec;
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
           + " (setfiles' -h prints its usage and exits 255).",
     })
-public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Declared {
+public final class SetfilesCommand implements Callable<Integer>, QuickVerb {
   @ParentCommand
   private IoHost parent;
 
@@ -114,7 +118,7 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   }
 
   // Mixins are created here, not by picocli (which uses a mixin field's value when it has one), so
-  // that this verb can be built without picocli.
+  // that the quick path can build this verb without picocli.
   @Mixin
   private SetfilesFlags flags = new SetfilesFlags();
 
@@ -170,7 +174,37 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
     return run(parent.io(), new PicocliUsage(spec));
   }
 
-  /** The verb, once its options are read: picocli's call(), and any caller that read them otherwise. */
+  /**
+   * The quick path's letters: setfiles' own here, the rest in the mixins ({@code -c -E -x -p}, and
+   * what the mixins leave, are picocli's path's).
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    return switch (letter) {
+      case 'U' -> !userRoleType && (userRoleType = true);
+      case 'v' -> !verbose && (verbose = true);
+      case 'r', 'R' -> Getopt.add(getopt.argument(), alternateRoots);
+      case 'A' -> !noHardLinkCheck && (noHardLinkCheck = true);
+      case 'j' -> !skipMultiLinked && (skipMultiLinked = true);
+      case 'C' -> !countErrors && (countErrors = true);
+      case 'd' -> !printMatches && (printMatches = true);
+      default -> flags.option(letter, getopt) || threads.option(letter, getopt);
+    };
+  }
+
+  /** The quick path's SPEC_FILE and PATHs: at least one PATH (without, picocli's path says what is missing). */
+  @Override
+  public boolean operands(List<String> operands, Map<String, String> environment) {
+    if (operands.size() < 2 || threads.problem(environment) != null) {
+      return false;
+    }
+    specFile = operands.get(0);
+    paths = operands.subList(1, operands.size());
+    return true;
+  }
+
+  /** The verb, once its options are read, on either path. */
+  @Override
   public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
     refuseUnsupported(usage);
     return new SetfilesPipeline("setfiles", usage, PathLabeller.Mode.SETFILES)

@@ -29,7 +29,7 @@ import java.util.List;
  * what they read; the differences that remain are data here: a spec file or the system's policy,
  * {@link PathLabeller.Mode}, whether a PATH is required and whether -C applies. The checks run in
  * setfiles' order, so that the first problem is the one reported. It needs no picocli: usage
- * errors go to {@link UsageErrors}.
+ * errors go to {@link UsageErrors}, so that the quick path runs it too.
  */
 public final class SetfilesPipeline {
   private final String name;
