@@ -283,6 +283,35 @@ class LauncherIT {
     return Files.readString(log);
   }
 
+  /**
+   * Main begins JNA's initialisation on a thread of its own; where JNA cannot start, the error a
+   * run then ends with is the one the first use of the kernel throws in a JVM without that thread.
+   */
+  @Test
+  void aJnaWarmUpThatFailedChangesNotTheError() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("no-jna-tree/some"));
+    String noJna = "-Djna.boot.library.path=" + dir.resolve("no-jna") + " -Djna.nosys=true -Djna.nounpack=true";
+    Run relabel = run(launcher, Map.of("RELABEL_JAVA_OPTS", noJna), new byte[0], "setfiles", "-n", policy.toString(),
+        root.toString());
+    List<String> probe = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    probe.addAll(List.of(noJna.split(" ")));
+    probe.addAll(List.of("-cp", System.getProperty("java.class.path"), KernelFirstUse.class.getName(), root.toString()));
+    Process process = new ProcessBuilder(probe).redirectErrorStream(true).start();
+    String cold = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+    String firstLine = cold.lines().findFirst().orElse("");
+    assertTrue(firstLine.startsWith("Exception in thread \"main\" java.lang."), "JNA started after all: " + cold);
+    assertEquals(firstLine, relabel.err().lines().findFirst().orElse(""), relabel::toString);
+    assertEquals(1, relabel.status(), relabel::toString);
+  }
+
+  /** A JVM's first use of the kernel, on its main thread: lstat of the path given. */
+  public static final class KernelFirstUse {
+    public static void main(String[] args) throws Exception {
+      dev.relabel.nativeio.Kernel.linux().lstat(args[0].getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
   @Test
   void startsWhereJnaCouldNotUnpackItsLibrary() throws Exception {
     Path root = Files.createDirectories(dir.resolve("jna-tree"));
