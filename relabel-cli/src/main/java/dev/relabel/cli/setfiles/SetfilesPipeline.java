@@ -178,7 +178,7 @@ public final class SetfilesPipeline {
       labeller = SystemPolicy.labeller(output, charset, options, mode, alternateRoot[0], excludedDirectories,
           warnNoMatch, reporting);
     }
-    labeller.stoppingWhen(signals::stopped);
+    labeller.stoppingWhen(signals);
     signals.counting(labeller);
     Glob glob = new Glob(charset);
     List<String> patterns = paths;
