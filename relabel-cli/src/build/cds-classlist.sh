@@ -1,9 +1,11 @@
 #!/bin/sh
 # The class list of relabel's class data sharing archive (see relabel-cli/pom.xml): the classes
 # that the short runs load, one run of each, merged in first-seen order (a class listed twice stops
-# the JVM's dump). demo walks a sample tree; setfiles and restorecon run the setfiles pipeline;
-# compile and lookup read a compiled policy; restorecon without a system policy still loads its
-# command line and fails at the policy, which is all it can do on a build machine without one.
+# the JVM's dump). The setfiles, lookup and restorecon runs take the quick path (no picocli: Main,
+# QuickPath), as the short runs of scripts do; their --json runs take picocli's path, as every
+# other verb does. demo walks a sample tree; setfiles and restorecon run the setfiles pipeline;
+# compile and lookup read a compiled policy; restorecon without a system policy still reads its
+# options and fails at the policy, which is all it can do on a build machine without one.
 #
 #   cds-classlist.sh JAVA JAR SAMPLE_POLICY_DIR OUT
 set -eu
@@ -22,8 +24,10 @@ run() {
 }
 run demo
 run setfiles -n -v "$work/file_contexts" "$work/tree"
+run setfiles -n --json "$work/file_contexts" "$work/tree"
 run compile -f "$work/file_contexts"
 run lookup -f "$work/file_contexts" /etc/passwd /usr/bin/ls
+run lookup --json -f "$work/file_contexts" /etc/passwd
 run restorecon -n -v "$work/tree/etc/passwd"
 run --version
 i=1

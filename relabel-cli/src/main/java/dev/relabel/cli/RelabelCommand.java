@@ -1,11 +1,11 @@
 package dev.relabel.cli;
 
-import dev.relabel.cli.common.ExitStatus;
-import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.autorelabel.AutorelabelVerb;
 import dev.relabel.cli.chcon.ChconCommand;
-import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.fixfiles.CheckVerb;
 import dev.relabel.cli.fixfiles.OnbootVerb;
@@ -19,13 +19,7 @@ import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.setfiles.RestoreconCommand;
 import dev.relabel.cli.setfiles.SetfilesCommand;
 import dev.relabel.cli.tar.TarCommand;
-import dev.relabel.policy.PolicyError;
-import dev.relabel.policy.PolicyException;
-import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -94,9 +88,6 @@ public class RelabelCommand implements Runnable, IoHost {
     }
   }
 
-  private static final List<Class<?>> VERBS =
-      List.of(WithEveryVerb.class.getAnnotation(Command.class).subcommands());
-
 
   private final Io io;
 
@@ -145,7 +136,7 @@ public class RelabelCommand implements Runnable, IoHost {
       return configure(new CommandLine(new RelabelCommand(io)), io);
     }
     if (args.length > 0 && !args[0].equals("help")) {
-      for (Class<?> verb : VERBS) {
+      for (Class<?> verb : WithEveryVerb.class.getAnnotation(Command.class).subcommands()) {
         if (verb.getAnnotation(Command.class).name().equals(args[0])) {
           return configure(new CommandLine(new RelabelCommand(io)).addSubcommand(verb), io);
         }
@@ -157,8 +148,8 @@ public class RelabelCommand implements Runnable, IoHost {
   private static CommandLine configure(CommandLine commandLine, Io io) {
     // Arguments are paths: "@file" is a path, not a file of arguments to expand.
     commandLine.setExpandAtFiles(false);
-    commandLine.setOut(new PrintWriter(new OutputStreamWriter(io.out(), io.charset()), true));
-    commandLine.setErr(new PrintWriter(new OutputStreamWriter(io.err(), io.charset()), true));
+    commandLine.setOut(io.outWriter());
+    commandLine.setErr(io.errWriter());
     commandLine.setParameterExceptionHandler(RelabelCommand::onParameterException);
     commandLine.setExecutionExceptionHandler(RelabelCommand::onExecutionException);
     return commandLine;
@@ -170,8 +161,14 @@ public class RelabelCommand implements Runnable, IoHost {
         : ExitStatus.Scheme.RELABEL;
   }
 
+  /** As {@link Main#main}, which the jar names. */
   public static void main(String[] args) {
-    System.exit(commandLine(Io.system(), args).execute(args));
+    Main.main(args);
+  }
+
+  /** Runs {@code args} on picocli's path: the exit status. */
+  static int execute(Io io, String[] args) {
+    return commandLine(io, args).execute(args);
   }
 
   /**
@@ -194,30 +191,8 @@ public class RelabelCommand implements Runnable, IoHost {
    * 255 but for an unusable policy, as setfiles exits).
    */
   static int onExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
-    PrintWriter err = commandLine.getErr();
-    java.util.List<String> messages = new java.util.ArrayList<>();
-    if (e instanceof PolicyException policy) {
-      for (PolicyError error : policy.errors()) {
-        messages.add(error.toString());
-      }
-    } else if (e instanceof Failure) {
-      messages.add(e.getMessage());
-    } else if (e instanceof IOException || e instanceof UncheckedIOException) {
-      IOException io = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
-      messages.add("I/O error: " + io.getMessage());
-    } else {
-      messages.add("internal error: " + e);
-    }
-    for (String message : messages) {
-      err.println("relabel: " + message);
-    }
-    if (!(e instanceof PolicyException || e instanceof Failure || e instanceof IOException
-        || e instanceof UncheckedIOException) && System.getenv("RELABEL_DEBUG") != null) {
-      e.printStackTrace(err);
-    }
-    err.flush();
-    int status = scheme(commandLine).failure(e instanceof PolicyException);
-    JsonOption.failed(commandLine, messages, status);
-    return status;
+    FailureReport failed = FailureReport.report(e, commandLine.getErr(), scheme(commandLine));
+    JsonOption.failed(commandLine, failed.messages(), failed.status());
+    return failed.status();
   }
 }

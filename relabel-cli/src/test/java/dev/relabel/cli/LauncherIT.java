@@ -255,6 +255,63 @@ class LauncherIT {
     assertTrue(!r.outText().contains("java.lang.ProcessImpl "), "a child process was started");
   }
 
+  /**
+   * The short runs scripts make take the quick path, which loads no picocli class; one it declines
+   * (--json) loads picocli, which shows that the log would show it.
+   */
+  @Test
+  void theQuickPathLoadsNoPicocli() throws Exception {
+    Path tree = Files.createDirectories(dir.resolve("quick/some"));
+    Path file = Files.writeString(tree.resolve("file"), "");
+    List<List<String>> quick = List.of(List.of("restorecon", "-n", file.toString()),
+        List.of("setfiles", "-nv", policy.toString(), tree.toString()),
+        List.of("lookup", "-f", policy.toString(), "/some/path"));
+    for (List<String> args : quick) {
+      String classes = classesLoaded(args);
+      assertTrue(classes.contains(" dev.relabel.cli.QuickPath "), args + " did not take the quick path");
+      assertTrue(!classes.contains(" picocli."), args + " loaded picocli");
+    }
+    String declined = classesLoaded(List.of("lookup", "--json", "-f", policy.toString(), "/some/path"));
+    assertTrue(declined.contains(" picocli.CommandLine "), "the class log shows no picocli where it is used");
+  }
+
+  /** The class-loading log of a run of {@code args}. */
+  private String classesLoaded(List<String> args) throws IOException, InterruptedException {
+    Path log = Files.createTempFile(dir, "classes", ".log");
+    run(launcher, Map.of("RELABEL_JAVA_OPTS", "-Xlog:class+load=info:file=" + log), new byte[0],
+        args.toArray(String[]::new));
+    return Files.readString(log);
+  }
+
+  /**
+   * Main begins JNA's initialisation on a thread of its own; where JNA cannot start, the error a
+   * run then ends with is the one the first use of the kernel throws in a JVM without that thread.
+   */
+  @Test
+  void aJnaWarmUpThatFailedChangesNotTheError() throws Exception {
+    Path root = Files.createDirectories(dir.resolve("no-jna-tree/some"));
+    String noJna = "-Djna.boot.library.path=" + dir.resolve("no-jna") + " -Djna.nosys=true -Djna.nounpack=true";
+    Run relabel = run(launcher, Map.of("RELABEL_JAVA_OPTS", noJna), new byte[0], "setfiles", "-n", policy.toString(),
+        root.toString());
+    List<String> probe = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    probe.addAll(List.of(noJna.split(" ")));
+    probe.addAll(List.of("-cp", System.getProperty("java.class.path"), KernelFirstUse.class.getName(), root.toString()));
+    Process process = new ProcessBuilder(probe).redirectErrorStream(true).start();
+    String cold = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+    String firstLine = cold.lines().findFirst().orElse("");
+    assertTrue(firstLine.startsWith("Exception in thread \"main\" java.lang."), "JNA started after all: " + cold);
+    assertEquals(firstLine, relabel.err().lines().findFirst().orElse(""), relabel::toString);
+    assertEquals(1, relabel.status(), relabel::toString);
+  }
+
+  /** A JVM's first use of the kernel, on its main thread: lstat of the path given. */
+  public static final class KernelFirstUse {
+    public static void main(String[] args) throws Exception {
+      dev.relabel.nativeio.Kernel.linux().lstat(args[0].getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
   @Test
   void startsWhereJnaCouldNotUnpackItsLibrary() throws Exception {
     Path root = Files.createDirectories(dir.resolve("jna-tree"));

@@ -28,11 +28,13 @@ public final class Errno {
 
   /** The C library's text for {@code errno}, as {@code %m} prints it. */
   public static String strerror(int errno) {
+    WarmUp.await();
     return NativeIo.strerrorText(errno);
   }
 
   /** The symbolic name and the C library's message, e.g. "EROFS (Read-only file system)". */
   public static String describe(int errno) {
+    WarmUp.await();
     String name = switch (errno) {
       case EPERM -> "EPERM";
       case ENOENT -> "ENOENT";

@@ -34,6 +34,16 @@ public interface Kernel {
     return LinuxKernel.INSTANCE;
   }
 
+  /**
+   * Begins {@link #linux()}'s first initialisation (JNA's: tens of milliseconds) on a daemon
+   * thread, so that it overlaps what a command does before its first system call; once per
+   * process. Nothing changes for the callers: the first call waits for it to end, and when it
+   * failed throws what the initialisation threw, as if it had run it itself.
+   */
+  static void warmUp() {
+    WarmUp.begin();
+  }
+
   /** A NUL-terminated copy of {@code bytes}, as C wants its strings. */
   static byte[] nul(byte[] bytes) {
     return Arrays.copyOf(bytes, bytes.length + 1);

@@ -2,7 +2,10 @@ package dev.relabel.nativeio;
 
 import java.util.List;
 
-/** {@link Kernel} on the running kernel: each call goes straight to {@link NativeIo}'s binding. */
+/**
+ * {@link Kernel} on the running kernel: each call goes straight to {@link NativeIo}'s binding, once
+ * a {@link WarmUp} begun has ended.
+ */
 final class LinuxKernel implements Kernel {
   static final LinuxKernel INSTANCE = new LinuxKernel();
 
@@ -10,26 +13,31 @@ final class LinuxKernel implements Kernel {
 
   @Override
   public int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    WarmUp.await();
     return NativeIo.openDirectory(dirfd, name, path);
   }
 
   @Override
   public void close(int fd) {
+    WarmUp.await();
     NativeIo.closeQuietly(fd);
   }
 
   @Override
   public List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException {
+    WarmUp.await();
     return NativeIo.readDirectory(fd, path);
   }
 
   @Override
   public FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    WarmUp.await();
     return NativeIo.stat(dirfd, name, path);
   }
 
   @Override
   public FileStat lstat(byte[] path) throws NativeIoException {
+    WarmUp.await();
     if (path.length == 0) {
       throw NativeIoException.of("statx", path, Errno.ENOENT);
     }
@@ -38,51 +46,61 @@ final class LinuxKernel implements Kernel {
 
   @Override
   public long filesystemType(int fd, byte[] path) throws NativeIoException {
+    WarmUp.await();
     return NativeIo.filesystemType(fd, path);
   }
 
   @Override
   public long inodesInUse(byte[] path, byte[] shown) throws NativeIoException {
+    WarmUp.await();
     return NativeIo.inodesInUse(path, shown);
   }
 
   @Override
   public byte[] getLabel(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    WarmUp.await();
     return NativeIo.getLabel(dirfd, name, path);
   }
 
   @Override
   public void setLabel(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
+    WarmUp.await();
     NativeIo.setLabel(dirfd, name, value, path);
   }
 
   @Override
   public byte[] getDigest(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    WarmUp.await();
     return NativeIo.getDigest(dirfd, name, path);
   }
 
   @Override
   public void setDigest(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
+    WarmUp.await();
     NativeIo.setDigest(dirfd, name, value, path);
   }
 
   @Override
   public void sendDatagram(byte[] socketPath, byte[] message) throws NativeIoException {
+    WarmUp.await();
     NativeIo.sendDatagram(socketPath, message);
   }
 
   @Override
   public boolean isTerminal(int fd) {
+    WarmUp.await();
     return NativeIo.isTerminal(fd);
   }
 
   @Override
   public void syncAll() {
+    WarmUp.await();
     NativeIo.syncAll();
   }
 
   @Override
   public boolean usesXattrAt() {
+    WarmUp.await();
     return NativeIo.usesXattrAt();
   }
 }

@@ -172,6 +172,9 @@ final class NativeIo {
   }
 
   /** The C library's message for {@code errno}. */
+  /** Nothing but this class's initialisation, which its first call runs ({@link WarmUp}). */
+  static void initialise() {}
+
   static String strerrorText(int errno) {
     return strerror(errno);
   }

@@ -57,7 +57,14 @@ final class Walk {
   /** The alternate root's path as a one-char-per-byte string, without a trailing '/'; null when none. */
   private final String alternateRoot;
   private final Queue<Counters> allCounters = new ConcurrentLinkedQueue<>();
-  private final ThreadLocal<Counters> counters = ThreadLocal.withInitial(this::newCounters);
+  // Classes, not lambdas, here and below: each lambda is a call site linked at the first walk of
+  // every run, about a millisecond each at a start.
+  private final ThreadLocal<Counters> counters = new ThreadLocal<>() {
+    @Override
+    protected Counters initialValue() {
+      return newCounters();
+    }
+  };
   private final ConcurrentHashMap<Inode, LinkNames> links = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
@@ -84,14 +91,13 @@ final class Walk {
     this.tree = tree;
     this.listener = listener;
     this.excludes = excludes;
-    this.alternateRoot = options.alternateRoot()
-        .map(root -> PathBytes.latin1(PathBytes.absolute(root)))
-        .map(root -> root.equals("/") ? "" : root)
-        .orElse(null);
+    Path alternate = options.alternateRoot().orElse(null);
+    String root = alternate == null ? null : PathBytes.latin1(PathBytes.absolute(alternate));
+    this.alternateRoot = "/".equals(root) ? "" : root;
     this.onlyChanged = options.changedAfter().isPresent();
-    this.changedAfterNanos = options.changedAfter()
-        .map(at -> Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano()))
-        .orElse(0L);
+    java.time.Instant at = options.changedAfter().orElse(null);
+    this.changedAfterNanos = at == null ? 0L
+        : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano());
   }
 
   /**
@@ -430,7 +436,9 @@ final class Walk {
       unmatched += c.unmatched;
       failures.addAll(c.failures);
     }
-    failures.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
+    if (failures.size() > 1) {
+      failures.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
+    }
     List<Spec> unused = options.reportUnusedSpecs()
         ? matcher.specsInLibselinuxOrder().stream().filter(spec -> !used.contains(spec)).toList()
         : List.of();

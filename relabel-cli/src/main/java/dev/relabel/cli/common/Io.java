@@ -8,6 +8,8 @@ import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.nio.charset.Charset;
 import java.util.Map;
 
@@ -44,6 +46,16 @@ public record Io(InputStream in, OutputStream out, OutputStream err, Charset cha
   /** These streams but for {@code out} and {@code err}; the same input, charset and environment. */
   public Io withOutput(OutputStream out, OutputStream err) {
     return new Io(in, out, err, charset, environment);
+  }
+
+  /** Text to {@link #out()} in {@link #charset()}, flushed at each line: picocli's standard output. */
+  public PrintWriter outWriter() {
+    return new PrintWriter(new OutputStreamWriter(out, charset), true);
+  }
+
+  /** Text to {@link #err()} in {@link #charset()}, flushed at each line: where messages go. */
+  public PrintWriter errWriter() {
+    return new PrintWriter(new OutputStreamWriter(err, charset), true);
   }
 
   /** The process's own file descriptors 0, 1 and 2, unbuffered, and its environment. */

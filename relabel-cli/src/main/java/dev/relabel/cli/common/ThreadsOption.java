@@ -1,8 +1,8 @@
 package dev.relabel.cli.common;
 
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
  * read from {@code Descriptions.properties} under the key {@code relabel.VERB.threads} (verbs
  * declare {@code resourceBundle = ThreadsOption.BUNDLE}).
  */
-public final class ThreadsOption {
+public final class ThreadsOption implements Getopt.Options {
   /**
    * The resource bundle that holds each verb's description of -T, and the other descriptions worded
    * per verb (those of the flags setfiles and restorecon share).
@@ -28,6 +28,9 @@ public final class ThreadsOption {
 
   /** The largest -T setfiles accepts. */
   private static final int MAX = 32767;
+  /** What {@link #parse} returns for a value that is not a count, and for one above {@link #MAX}. */
+  private static final int INVALID = -1;
+  private static final int TOO_MANY = -2;
 
   @Spec(Spec.Target.MIXEE)
   private CommandSpec mixee;
@@ -53,31 +56,70 @@ public final class ThreadsOption {
    * command line wins: a bad RELABEL_THREADS is not read then.
    */
   public int count(int whenNotGiven) {
-    if (given != null) {
-      return parse(mixee, given, "for -T");
+    return count(whenNotGiven, IoHost.of(mixee).environment(), new PicocliUsage(mixee));
+  }
+
+  /** As {@link #count(int)}, with RELABEL_THREADS from {@code environment}, a bad value reported to {@code usage}. */
+  public int count(int whenNotGiven, Map<String, String> environment, UsageErrors usage) {
+    String problem = problem(environment);
+    if (problem != null) {
+      throw usage.error(problem);
     }
-    String inherited = IoHost.of(mixee).environment().get(ENVIRONMENT);
-    return inherited == null || inherited.isEmpty() ? whenNotGiven : parse(mixee, inherited, "in " + ENVIRONMENT);
+    String value = given != null ? given : environment.get(ENVIRONMENT);
+    return value == null || value.isEmpty() ? whenNotGiven : parse(value);
   }
 
-  /** setfiles' check of a -T value, as a usage error of {@code spec}'s command. */
-  public static int parse(CommandSpec spec, String threads) {
-    return parse(spec, threads, "for -T");
+  /** The usage error {@link #count} would report with {@code environment}; null when it has none. */
+  public String problem(Map<String, String> environment) {
+    if (given != null) {
+      return problem(given, "for -T");
+    }
+    String inherited = environment.get(ENVIRONMENT);
+    return inherited == null || inherited.isEmpty() ? null : problem(inherited, "in " + ENVIRONMENT);
   }
 
-  /** setfiles' check of a thread count found {@code where} ("for -T", "in RELABEL_THREADS"). */
-  private static int parse(CommandSpec spec, String threads, String where) {
-    if (threads.isEmpty() || !threads.chars().allMatch(c -> c >= '0' && c <= '9')) {
-      throw new ParameterException(spec.commandLine(), "invalid thread count " + where + ": '" + threads + "'");
+  /**
+   * The quick path's -T ({@link Getopt}): taken once, with a value {@link #count} accepts, as
+   * picocli takes it once and the usage error of a bad one is picocli's path's.
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    if (letter != 'T' || given != null) {
+      return false;
+    }
+    String value = getopt.argument();
+    if (value == null || problem(value, "for -T") != null) {
+      return false;
+    }
+    given = value;
+    return true;
+  }
+
+  /** setfiles' check of a thread count found {@code where} ("for -T", "in RELABEL_THREADS"): the usage error, or null. */
+  private static String problem(String threads, String where) {
+    int n = parse(threads);
+    if (n == INVALID) {
+      return "invalid thread count " + where + ": '" + threads + "'";
+    }
+    return n == TOO_MANY ? "too many threads " + where + ": " + threads + " (at most 32767)" : null;
+  }
+
+  /** setfiles' rule for a thread count: digits only (strtoull with nothing left over), at most 32767. */
+  private static int parse(String threads) {
+    if (threads.isEmpty()) {
+      return INVALID;
+    }
+    for (int i = 0; i < threads.length(); i++) {
+      char c = threads.charAt(i);
+      if (c < '0' || c > '9') {
+        return INVALID;
+      }
     }
     try {
       int n = Integer.parseInt(threads);
-      if (n > MAX) {
-        throw new NumberFormatException();
-      }
-      return n;
+      return n > MAX ? TOO_MANY : n;
     } catch (NumberFormatException e) {
-      throw new ParameterException(spec.commandLine(), "too many threads " + where + ": " + threads + " (at most 32767)");
+      return TOO_MANY;
     }
   }
 }

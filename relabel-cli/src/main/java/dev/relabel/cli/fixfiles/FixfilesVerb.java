@@ -309,7 +309,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
       }
     }
     PathLabeller labeller = SystemPolicy.labeller(output, charset, options, mode, alternateRoot, excluded,
-        trackUsedSpecs, policyRoot, previous, reporting).stoppingWhen(signals::stopped);
+        trackUsedSpecs, policyRoot, previous, reporting).stoppingWhen(signals);
     signals.counting(labeller);
     return labeller;
   }

@@ -1,9 +1,13 @@
 package dev.relabel.cli.lookup;
 
-import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.QuickVerb;
+import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.JsonReport;
@@ -31,14 +35,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code relabel lookup}: the label the policy gives each path, as {@code matchpathcon} prints it,
- * except that "no spec matches" is told apart from {@code <<none>>}.
+ * except that "no spec matches" is told apart from {@code <<none>>}. The quick path runs it without
+ * picocli for the options whose letters {@link #option} applies.
  */
 @Command(
     name = "lookup",
@@ -76,7 +80,7 @@ import picocli.CommandLine.Spec;
       "  1  some PATH got <<nomatch>> or <<error>>; or a usage error; or an unusable policy, each",
       "     problem printed as 'relabel: FILE:LINE: message'; or an I/O error",
     })
-public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.Declared {
+public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.Declared, QuickVerb {
   /** The answer for a path no spec matches. */
   public static final String NO_MATCH = "<<nomatch>>";
   /** The answer for an invalid request. */
@@ -86,9 +90,13 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   private static final byte[] NONE_LINE = answerLine(dev.relabel.policy.Spec.NONE);
   private static final byte[] ERROR_LINE = answerLine(ERROR);
   private static final FileType[] TYPES = FileType.values();
-  private static final byte[][] TYPE_NAMES = Arrays.stream(TYPES)
-      .map(t -> t.className().getBytes(StandardCharsets.US_ASCII))
-      .toArray(byte[][]::new);
+  private static final byte[][] TYPE_NAMES = new byte[TYPES.length][];
+
+  static {
+    for (int i = 0; i < TYPES.length; i++) {
+      TYPE_NAMES[i] = TYPES[i].className().getBytes(StandardCharsets.US_ASCII);
+    }
+  }
 
   @ParentCommand
   private IoHost parent;
@@ -96,6 +104,11 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   @Override
   public JsonReport.Kind reportKind() {
     return JsonReport.Kind.LOOKUP;
+  }
+
+  @Override
+  public ExitStatus.Scheme exitScheme() {
+    return ExitStatus.Scheme.RELABEL;
   }
 
   @Spec
@@ -132,7 +145,10 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
         "Look PATHs up as this file type: ${COMPLETION-CANDIDATES}. 'any' (the default) lets"
             + " specs of every type apply, as matchpathcon without -m."
       })
-  private FileType type;
+  private FileType type = FileType.ANY;
+
+  /** Whether the quick path read -m (picocli takes it once). */
+  private boolean typeGiven;
 
   @Option(
       names = "--stdin",
@@ -147,8 +163,10 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
       })
   private List<String> paths = new ArrayList<>();
 
+  // Created here, not by picocli (which uses a mixin field's value when it has one), so that the
+  // quick path can build this verb without picocli.
   @Mixin
-  private JsonOption json;
+  private JsonOption json = new JsonOption();
 
   /** With --json: the report the answers go to instead of standard output's lines. */
   private JsonReport report;
@@ -160,17 +178,61 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
 
   @Override
   public Integer call() throws IOException, PolicyException {
+    return run(parent.io(), new PicocliUsage(spec));
+  }
+
+  /**
+   * The quick path's letters: {@code -f}, {@code -r} and {@code -m} once each, with a value picocli
+   * converts and the run accepts (a ROOT that is not empty); {@code --stdin} and {@code --json}
+   * are picocli's path's.
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    switch (letter) {
+      case 'f' -> {
+        String file = fileContexts == null ? getopt.argument() : null;
+        try {
+          fileContexts = file == null ? null : Path.of(file); // as picocli converts a Path
+        } catch (InvalidPathException e) {
+          return false;
+        }
+        return fileContexts != null;
+      }
+      case 'r' -> {
+        root = root == null ? getopt.argument() : null;
+        return root != null && !root.isEmpty();
+      }
+      case 'm' -> {
+        String name = typeGiven ? null : getopt.argument();
+        typeGiven = true;
+        type = name == null ? null : FileType.fromClassName(name).orElse(null); // as FileTypeConverter
+        return type != null;
+      }
+      default -> {
+        return false;
+      }
+    }
+  }
+
+  /** The quick path's PATHs: at least one (without, picocli's path says what is missing). */
+  @Override
+  public boolean operands(List<String> operands, Map<String, String> environment) {
+    paths = operands;
+    return !operands.isEmpty();
+  }
+
+  /** The verb, once its options are read, on either path. */
+  @Override
+  public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
     if (stdin && !paths.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "--stdin takes no PATH arguments");
+      throw usage.error("--stdin takes no PATH arguments");
     }
     if (!stdin && paths.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "missing PATH (or --stdin)");
+      throw usage.error("missing PATH (or --stdin)");
     }
-    Io io = parent.io();
     report = json.open(io, JsonReport.Kind.LOOKUP, "lookup", false, false);
-    err = report == null ? spec.commandLine().getErr()
-        : new PrintWriter(new java.io.OutputStreamWriter(JsonOption.textStreams(io, report).err(), io.charset()), true);
-    rootPrefix = rootPrefix(io);
+    err = JsonOption.textStreams(io, report).errWriter();
+    rootPrefix = rootPrefix(io, usage);
     matcher = LabelMatcher.compile(loadPolicy());
     OutputStream out = new BufferedOutputStream(report == null ? io.out() : OutputStream.nullOutputStream(), 1 << 16);
     boolean allAnswered = true;
@@ -203,12 +265,12 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   }
 
   /** ROOT as a one-char-per-byte string without trailing slashes; empty for "/" or no -r. */
-  private String rootPrefix(Io io) {
+  private String rootPrefix(Io io, UsageErrors usage) {
     if (root == null) {
       return "";
     }
     if (root.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "ROOT must not be empty");
+      throw usage.error("ROOT must not be empty");
     }
     String prefix = new String(root.getBytes(io.charset()), StandardCharsets.ISO_8859_1);
     int end = prefix.length();

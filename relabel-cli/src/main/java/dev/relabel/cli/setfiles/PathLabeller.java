@@ -59,8 +59,8 @@ public final class PathLabeller {
   private final boolean trackUsedSpecs;
   /** With -W: the specs that decided some entry, over every path (identity). */
   private final Set<Spec> usedSpecs = Collections.newSetFromMap(new IdentityHashMap<>());
-  /** Whether to stop before the next path (a signal came). */
-  private java.util.function.BooleanSupplier stopRequested = () -> false;
+  /** Whether to stop before the next path (a signal came); null: never. */
+  private java.util.function.BooleanSupplier stopRequested;
   /** What every run so far did, for a report when a signal stops the verb. */
   private long visited;
   private long relabeled;
@@ -76,7 +76,11 @@ public final class PathLabeller {
     this.relabeler = relabeler;
     this.mode = mode;
     this.alternateRoot = alternateRoot;
-    this.excludedDirectories = Exclusions.ofBytes(excludedDirectories.stream().map(d -> d.getBytes(charset)).toList());
+    List<byte[]> excluded = new ArrayList<>(excludedDirectories.size());
+    for (String directory : excludedDirectories) {
+      excluded.add(directory.getBytes(charset));
+    }
+    this.excludedDirectories = Exclusions.ofBytes(excluded);
     this.ignoreMissing = ignoreMissing;
     this.trackUsedSpecs = trackUsedSpecs;
   }
@@ -108,7 +112,7 @@ public final class PathLabeller {
   /** One PATH argument or list entry: its glob expansion, each labelled in turn. */
   void labelPattern(Glob glob, String pattern) {
     for (String path : glob.expand(pattern)) {
-      if (stopRequested.getAsBoolean()) {
+      if (stopRequested != null && stopRequested.getAsBoolean()) {
         return;
       }
       int length = path.getBytes(charset).length;
@@ -121,7 +125,7 @@ public final class PathLabeller {
 
   /** selinux_restorecon() of one path: checks, the root's lookup warning, then the walk. */
   public void label(String given) {
-    if (stopRequested.getAsBoolean()) {
+    if (stopRequested != null && stopRequested.getAsBoolean()) {
       return;
     }
     String named = given;

@@ -1,22 +1,28 @@
 package dev.relabel.cli.setfiles;
 
-import dev.relabel.cli.common.IoHost;
-import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.HelpOrder;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.QuickVerb;
+import dev.relabel.cli.common.ThreadsOption;
+import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
 import dev.relabel.policy.PolicyException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -24,7 +30,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code relabel restorecon}: Debian's {@code restorecon} (policycoreutils 3.4, which is setfiles
  * under another name) on the parallel engine, with the system's policy, its options (its getopt
- * string, {@code e:f:hiIDlmno:pqrsvFRW0xT:}), its messages and its exit statuses.
+ * string, {@code e:f:hiIDlmno:pqrsvFRW0xT:}), its messages and its exit statuses. The quick path
+ * runs it without picocli for the options whose letters {@link #option} (and its mixins') apply.
  */
 @Command(
     name = "restorecon",
@@ -79,7 +86,7 @@ import picocli.CommandLine.Spec;
           + " this help and exits 0 (restorecon's -h prints its usage and exits 255). PATH"
           + " arguments given with -f or -s are an error (restorecon ignores them).",
     })
-public final class RestoreconCommand implements Callable<Integer>, ExitStatus.Declared {
+public final class RestoreconCommand implements Callable<Integer>, QuickVerb {
   @ParentCommand
   private IoHost parent;
 
@@ -100,8 +107,10 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
   @Option(names = {"-R", "-r"}, description = "Recurse: label each PATH and everything below it.")
   private boolean recurse;
 
+  // Mixins are created here, not by picocli (which uses a mixin field's value when it has one), so
+  // that the quick path can build this verb without picocli.
   @Mixin
-  private SetfilesFlags flags;
+  private SetfilesFlags flags = new SetfilesFlags();
 
   @Option(names = "-v", description = "Print each change (may be repeated; once is enough).")
   private boolean[] verbose = new boolean[0];
@@ -110,40 +119,70 @@ public final class RestoreconCommand implements Callable<Integer>, ExitStatus.De
   private boolean oneFilesystem;
 
   @Mixin
-  private ThreadsOption threads;
+  private ThreadsOption threads = new ThreadsOption();
 
   @Mixin
-  private ProgressOptions progress;
+  private ProgressOptions progress = new ProgressOptions();
 
   @Mixin
-  private JsonOption json;
+  private JsonOption json = new JsonOption();
 
   @Parameters(arity = "0..*", paramLabel = "PATH", description = "The files and trees to label.")
   private List<String> paths = new ArrayList<>();
 
   @Override
   public Integer call() throws IOException, PolicyException {
-    if (flags.syslog()) {
-      throw new ParameterException(spec.commandLine(), "-l (log changes to syslog) is not supported");
-    }
-    if (progress.setfilesFlag() && verbose.length > 0) {
-      throw new ParameterException(spec.commandLine(),
-          "-p and -v are mutually exclusive (progress and verbose), as in restorecon");
-    }
     if (spec.commandLine().getParseResult().matchedOptions().isEmpty() && paths.isEmpty()) {
       // restorecon's usage() for argc < 2; with an option but no PATH it does nothing, successfully.
-      throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
+      throw new PicocliUsage(spec).error("Missing required parameter: 'PATH'");
     }
-    return new SetfilesPipeline("restorecon", spec, PathLabeller.Mode.RESTORECON)
+    return run(parent.io(), new PicocliUsage(spec));
+  }
+
+  /**
+   * The quick path's letters: {@code -R -r -v -x} here, the rest in the mixins ({@code -p}, and
+   * what they leave, are picocli's path's).
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    return switch (letter) {
+      case 'R', 'r' -> !recurse && (recurse = true);
+      case 'v' -> {
+        verbose = Arrays.copyOf(verbose, verbose.length + 1);
+        verbose[verbose.length - 1] = true;
+        yield true;
+      }
+      case 'x' -> !oneFilesystem && (oneFilesystem = true);
+      default -> flags.option(letter, getopt) || threads.option(letter, getopt);
+    };
+  }
+
+  /** The quick path's PATHs: at least one (without, picocli's path says what is missing). */
+  @Override
+  public boolean operands(List<String> operands, Map<String, String> environment) {
+    paths = operands;
+    return !operands.isEmpty() && threads.problem(environment) == null;
+  }
+
+  /** The verb, once its options are read, on either path. */
+  @Override
+  public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
+    if (flags.syslog()) {
+      throw usage.error("-l (log changes to syslog) is not supported");
+    }
+    if (progress.setfilesFlag() && verbose.length > 0) {
+      throw usage.error("-p and -v are mutually exclusive (progress and verbose), as in restorecon");
+    }
+    return new SetfilesPipeline("restorecon", usage, PathLabeller.Mode.RESTORECON)
         .output(verbose.length > 0, flags.dryRun())
         .paths(flags.outFiles(), List.of(), flags.excludes())
-        .threads(() -> threads.count(1))
+        .threads(threads, 1)
         .roots(paths, flags.inputFile(), flags.standardInput(), flags.nulSeparated())
         .statistics(flags.warnNoMatch(), false)
         .engine(flags.engine()
             .withOneFilesystem(oneFilesystem)
             .withHardLinkCheck(false)
             .withRecurse(recurse))
-        .run(parent.io(), json, progress);
+        .run(io, json, progress);
   }
 }

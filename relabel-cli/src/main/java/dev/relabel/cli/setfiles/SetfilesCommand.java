@@ -1,9 +1,14 @@
 package dev.relabel.cli.setfiles;
 
-import dev.relabel.cli.common.IoHost;
-import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.HelpOrder;
+import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.IoHost;
+import dev.relabel.cli.common.PicocliUsage;
+import dev.relabel.cli.common.QuickVerb;
+import dev.relabel.cli.common.ThreadsOption;
+import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
@@ -11,20 +16,20 @@ import dev.relabel.policy.PolicyException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code relabel setfiles}: Debian's {@code setfiles} (policycoreutils 3.4) on the parallel
- * engine, with its options, its messages and its exit statuses.
+ * engine, with its options, its messages and its exit statuses. The quick path runs it without
+ * picocli for the options whose letters {@link #option} (and its mixins') apply.
  */
 @Command(
     name = "setfiles",
@@ -94,7 +99,7 @@ import picocli.CommandLine.Spec;
           + " later setfiles releases (Debian's 3.4 refuses them). -h prints this help and exits 0"
           + " (setfiles' -h prints its usage and exits 255).",
     })
-public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Declared {
+public final class SetfilesCommand implements Callable<Integer>, QuickVerb {
   @ParentCommand
   private IoHost parent;
 
@@ -112,8 +117,10 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
         "-s", "-0", "-d", "-D", "-I", "-p", "--progress", "--json", "-W");
   }
 
+  // Mixins are created here, not by picocli (which uses a mixin field's value when it has one), so
+  // that the quick path can build this verb without picocli.
   @Mixin
-  private SetfilesFlags flags;
+  private SetfilesFlags flags = new SetfilesFlags();
 
   @Option(names = "-U", description = "Set user, role and type, not only the type (setfiles 3.5+).")
   private boolean userRoleType;
@@ -132,7 +139,7 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   private boolean skipMultiLinked;
 
   @Mixin
-  private ThreadsOption threads;
+  private ThreadsOption threads = new ThreadsOption();
 
   @Option(names = "-C", description = "Exit 1, not 255, when the only errors are entries that could not be relabelled.")
   private boolean countErrors;
@@ -148,10 +155,10 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
   private boolean conflictErrors;
 
   @Mixin
-  private ProgressOptions progress;
+  private ProgressOptions progress = new ProgressOptions();
 
   @Mixin
-  private JsonOption json;
+  private JsonOption json = new JsonOption();
 
   @Option(names = "-x", hidden = true)
   private boolean oneFilesystem;
@@ -164,11 +171,46 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
 
   @Override
   public Integer call() throws IOException, PolicyException {
-    refuseUnsupported();
-    return new SetfilesPipeline("setfiles", spec, PathLabeller.Mode.SETFILES)
+    return run(parent.io(), new PicocliUsage(spec));
+  }
+
+  /**
+   * The quick path's letters: setfiles' own here, the rest in the mixins ({@code -c -E -x -p}, and
+   * what the mixins leave, are picocli's path's).
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    return switch (letter) {
+      case 'U' -> !userRoleType && (userRoleType = true);
+      case 'v' -> !verbose && (verbose = true);
+      case 'r', 'R' -> Getopt.add(getopt.argument(), alternateRoots);
+      case 'A' -> !noHardLinkCheck && (noHardLinkCheck = true);
+      case 'j' -> !skipMultiLinked && (skipMultiLinked = true);
+      case 'C' -> !countErrors && (countErrors = true);
+      case 'd' -> !printMatches && (printMatches = true);
+      default -> flags.option(letter, getopt) || threads.option(letter, getopt);
+    };
+  }
+
+  /** The quick path's SPEC_FILE and PATHs: at least one PATH (without, picocli's path says what is missing). */
+  @Override
+  public boolean operands(List<String> operands, Map<String, String> environment) {
+    if (operands.size() < 2 || threads.problem(environment) != null) {
+      return false;
+    }
+    specFile = operands.get(0);
+    paths = operands.subList(1, operands.size());
+    return true;
+  }
+
+  /** The verb, once its options are read, on either path. */
+  @Override
+  public int run(Io io, UsageErrors usage) throws IOException, PolicyException {
+    refuseUnsupported(usage);
+    return new SetfilesPipeline("setfiles", usage, PathLabeller.Mode.SETFILES)
         .output(verbose, flags.dryRun())
         .paths(flags.outFiles(), alternateRoots, flags.excludes())
-        .threads(() -> threads.count(1))
+        .threads(threads, 1)
         .roots(paths, flags.inputFile(), flags.standardInput(), flags.nulSeparated())
         .statistics(flags.warnNoMatch(), countErrors)
         .specFile(specFile)
@@ -179,10 +221,10 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
             .withSkipMultiLinked(skipMultiLinked)
             .withRecurse(true)
             .withLogMatches(printMatches))
-        .run(parent.io(), json, progress);
+        .run(io, json, progress);
   }
 
-  private void refuseUnsupported() {
+  private void refuseUnsupported(UsageErrors usage) {
     String refused = null;
     if (binaryPolicy != null) {
       refused = "-c (check contexts against a binary policy) is not supported";
@@ -196,7 +238,7 @@ public final class SetfilesCommand implements Callable<Integer>, ExitStatus.Decl
       refused = "-x is restorecon's option: setfiles never crosses mount points";
     }
     if (refused != null) {
-      throw new ParameterException(spec.commandLine(), refused);
+      throw usage.error(refused);
     }
   }
 }

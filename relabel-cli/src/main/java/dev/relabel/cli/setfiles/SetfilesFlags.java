@@ -1,5 +1,6 @@
 package dev.relabel.cli.setfiles;
 
+import dev.relabel.cli.common.Getopt;
 import dev.relabel.walk.DirectoryDigests;
 import dev.relabel.walk.RelabelOptions;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import picocli.CommandLine.Option;
  * verb only, or whose meaning or getopt form differs ({@code -r}, {@code -R}, {@code -x}, and
  * {@code -v}, which restorecon takes more than once), stay in that verb.
  */
-public final class SetfilesFlags {
+public final class SetfilesFlags implements Getopt.Options {
   @Option(names = "-F", description = "Force: set the whole context (user, role, type, range), also over a customizable type.")
   private boolean force;
 
@@ -62,6 +63,27 @@ public final class SetfilesFlags {
   /** Accepted by setfiles and restorecon 3.4 but refused by both verbs (each says why). */
   @Option(names = "-l", hidden = true)
   private boolean syslog;
+
+  /**
+   * The quick path's letters of these options ({@link Getopt}): each flag once, as picocli takes
+   * it; {@code -e DIR} any number of times. {@code -f}, {@code -s}, {@code -0}, {@code -o} and
+   * {@code -l} are picocli's path's.
+   */
+  @Override
+  public boolean option(char letter, Getopt getopt) {
+    return switch (letter) {
+      case 'F' -> !force && (force = true);
+      case 'n' -> !dryRun && (dryRun = true);
+      case 'i' -> !ignoreMissing && (ignoreMissing = true);
+      case 'm' -> !noSeclabelCheck && (noSeclabelCheck = true);
+      case 'W' -> !warnNoMatch && (warnNoMatch = true);
+      case 'D' -> !digests && (digests = true);
+      case 'I' -> !ignoreDigests && (ignoreDigests = true);
+      case 'q' -> !quiet && (quiet = true);
+      case 'e' -> Getopt.add(getopt.argument(), excludes);
+      default -> false;
+    };
+  }
 
   /** {@code -n}. */
   public boolean dryRun() {

@@ -2,6 +2,8 @@ package dev.relabel.cli.setfiles;
 
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.ThreadsOption;
+import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.ProgressOptions;
 import dev.relabel.cli.output.Reporting;
@@ -20,27 +22,26 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.IntSupplier;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 
 /**
  * setfiles.c's main() after getopt, for both of its names: {@link SetfilesCommand} and
  * {@link RestoreconCommand} read their own options (their getopt strings differ) and hand this
  * what they read; the differences that remain are data here: a spec file or the system's policy,
  * {@link PathLabeller.Mode}, whether a PATH is required and whether -C applies. The checks run in
- * setfiles' order, so that the first problem is the one reported.
+ * setfiles' order, so that the first problem is the one reported. It needs no picocli: usage
+ * errors go to {@link UsageErrors}, so that the quick path runs it too.
  */
 public final class SetfilesPipeline {
   private final String name;
-  private final CommandSpec spec;
+  private final UsageErrors usage;
   private final PathLabeller.Mode mode;
   private boolean verbose;
   private boolean dryRun;
   private List<String> outFiles = List.of();
   private List<String> alternateRoots = List.of();
   private List<String> excludes = List.of();
-  private IntSupplier threads = () -> 1;
+  private ThreadsOption threads;
+  private int defaultThreads;
   private String inputFile;
   private boolean standardInput;
   private boolean nulSeparated;
@@ -50,10 +51,10 @@ public final class SetfilesPipeline {
   private String specFile;
   private RelabelOptions engine = RelabelOptions.defaults();
 
-  /** setfiles.c run as {@code name} (its {@code argv[0]}), for usage errors against {@code spec}. */
-  public SetfilesPipeline(String name, CommandSpec spec, PathLabeller.Mode mode) {
+  /** setfiles.c run as {@code name} (its {@code argv[0]}), its usage errors reported to {@code usage}. */
+  public SetfilesPipeline(String name, UsageErrors usage, PathLabeller.Mode mode) {
     this.name = name;
-    this.spec = spec;
+    this.usage = usage;
     this.mode = mode;
   }
 
@@ -72,9 +73,13 @@ public final class SetfilesPipeline {
     return this;
   }
 
-  /** {@code -T N}: read, and checked, after the -r and -e checks, where setfiles checks it. */
-  public SetfilesPipeline threads(IntSupplier threads) {
+  /**
+   * {@code -T N}, else RELABEL_THREADS, else {@code whenNotGiven}: read, and checked, after the -r
+   * and -e checks, where setfiles checks it.
+   */
+  public SetfilesPipeline threads(ThreadsOption threads, int whenNotGiven) {
     this.threads = threads;
+    this.defaultThreads = whenNotGiven;
     return this;
   }
 
@@ -138,16 +143,19 @@ public final class SetfilesPipeline {
     if (status != null) {
       return status;
     }
-    int threadCount = threads.getAsInt();
+    int threadCount = threads.count(defaultThreads, io.environment(), usage);
     boolean readList = inputFile != null || standardInput;
     if (readList && !paths.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "PATH arguments cannot be mixed with -f or -s");
+      throw usage.error("PATH arguments cannot be mixed with -f or -s");
     }
     if (specFile != null && !readList && paths.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "Missing required parameter: 'PATH'");
+      throw usage.error("Missing required parameter: 'PATH'");
     }
-    RelabelOptions options = engine.withThreads(threadCount)
-        .withExcludes(excludedDirectories.stream().map(Path::of).toList());
+    List<Path> excludedPaths = new ArrayList<>();
+    for (String directory : excludedDirectories) {
+      excludedPaths.add(Path.of(directory));
+    }
+    RelabelOptions options = engine.withThreads(threadCount).withExcludes(excludedPaths);
     if (alternateRoot[0] != null) {
       options = options.withAlternateRoot(Path.of(alternateRoot[0]));
     }
@@ -170,7 +178,7 @@ public final class SetfilesPipeline {
       labeller = SystemPolicy.labeller(output, charset, options, mode, alternateRoot[0], excludedDirectories,
           warnNoMatch, reporting);
     }
-    labeller.stoppingWhen(signals::stopped);
+    labeller.stoppingWhen(signals);
     signals.counting(labeller);
     Glob glob = new Glob(charset);
     List<String> patterns = paths;

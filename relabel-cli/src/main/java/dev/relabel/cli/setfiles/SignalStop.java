@@ -3,6 +3,7 @@ package dev.relabel.cli.setfiles;
 import dev.relabel.cli.output.SetfilesOutput;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -18,7 +19,7 @@ import sun.misc.SignalHandler;
  * lets a program choose what a signal does other than run shutdown hooks, and a shutdown hook
  * cannot make {@code main} print a report and pick the exit status.
  */
-public final class SignalStop implements AutoCloseable {
+public final class SignalStop implements AutoCloseable, BooleanSupplier {
   /** The signals handled, with their numbers on Linux (the exit status is 128 + the number, as shells report). */
   private static final String[] NAMES = {"INT", "TERM"};
 
@@ -37,7 +38,7 @@ public final class SignalStop implements AutoCloseable {
     for (String name : NAMES) {
       Signal signal = new Signal(name);
       try {
-        stop.previous.add(Signal.handle(signal, stop::onSignal));
+        stop.previous.add(Signal.handle(signal, stop.new Handler()));
         stop.signals.add(signal);
       } catch (IllegalArgumentException e) {
         // The JVM keeps this signal for itself (e.g. -Xrs): its default action stays.
@@ -46,12 +47,22 @@ public final class SignalStop implements AutoCloseable {
     return stop;
   }
 
-  private void onSignal(Signal signal) {
-    if (received != null) {
-      Runtime.getRuntime().halt(status(signal));
+  /** The handler of both signals (a class, not a lambda: one less call site to link at every start). */
+  private final class Handler implements SignalHandler {
+    @Override
+    public void handle(Signal signal) {
+      if (received != null) {
+        Runtime.getRuntime().halt(status(signal));
+      }
+      received = signal;
+      target.interrupt();
     }
-    received = signal;
-    target.interrupt();
+  }
+
+  /** Whether a signal has asked the run to stop ({@link BooleanSupplier}'s {@code getAsBoolean}). */
+  @Override
+  public boolean getAsBoolean() {
+    return stopped();
   }
 
   /** Whether a signal has asked the run to stop. */

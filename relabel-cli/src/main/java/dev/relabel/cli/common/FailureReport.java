@@ -1,0 +1,47 @@
+package dev.relabel.cli.common;
+
+import dev.relabel.policy.PolicyError;
+import dev.relabel.policy.PolicyException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A verb that failed by throwing, as the user sees it, on either path (picocli's execution
+ * exception handler, and the quick path): every problem of an unusable policy on its own line
+ * ({@code relabel: FILE:LINE: message}), otherwise one line; the status by the verb's
+ * {@link ExitStatus.Scheme}.
+ *
+ * @param messages the lines written, without {@code relabel: }
+ * @param status the exit status
+ */
+public record FailureReport(List<String> messages, int status) {
+  /** Writes {@code e}'s lines on {@code err} (a stack trace too for an internal error with {@code RELABEL_DEBUG}). */
+  public static FailureReport report(Exception e, PrintWriter err, ExitStatus.Scheme scheme) {
+    List<String> messages = new ArrayList<>();
+    boolean expected = true;
+    if (e instanceof PolicyException policy) {
+      for (PolicyError error : policy.errors()) {
+        messages.add(error.toString());
+      }
+    } else if (e instanceof Failure) {
+      messages.add(e.getMessage());
+    } else if (e instanceof IOException || e instanceof UncheckedIOException) {
+      IOException io = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
+      messages.add("I/O error: " + io.getMessage());
+    } else {
+      messages.add("internal error: " + e);
+      expected = false;
+    }
+    for (String message : messages) {
+      err.println("relabel: " + message);
+    }
+    if (!expected && System.getenv("RELABEL_DEBUG") != null) {
+      e.printStackTrace(err);
+    }
+    err.flush();
+    return new FailureReport(messages, scheme.failure(e instanceof PolicyException));
+  }
+}

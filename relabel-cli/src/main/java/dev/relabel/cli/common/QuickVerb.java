@@ -1,0 +1,20 @@
+package dev.relabel.cli.common;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A verb the quick path ({@code dev.relabel.cli.QuickPath}) can run without picocli: built with
+ * its no-argument constructor, its options applied by {@link Getopt} (each class with options
+ * applies its own letters), then run by the same code as picocli's {@code call()}.
+ */
+public interface QuickVerb extends Getopt.Options, ExitStatus.Declared {
+  /**
+   * Takes the operands getopt read; false declines: too few, or a usage error the run would
+   * report ({@code environment} is the process's, for {@code RELABEL_THREADS}).
+   */
+  boolean operands(List<String> operands, Map<String, String> environment);
+
+  /** Runs the verb on {@code io}, as picocli's path runs it once its options are read. */
+  int run(Io io, UsageErrors usage) throws Exception;
+}
