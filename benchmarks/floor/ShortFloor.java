@@ -5,8 +5,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * The floor of a one-file relabel run on the JVM, as check-floor.c is the floor of a check:
  * `relabel-bench short` compiles it with javac into its scratch directory and runs it on relabel's
- * own runtime (the launcher's JIT and collector flags, relabel.jar first on the class path, its
- * class data sharing archive and JNA's native library as bin/relabel passes them).
+ * own runtime (the launcher's JIT and collector flags, relabel.jar first on the class path, JNA's
+ * native library as bin/relabel passes it, and a class data sharing archive of its own classes,
+ * made as relabel's is).
  *
  *   ShortFloor jar FILE   prints FILE: the JVM's start with relabel.jar and its archive, no more
  *   ShortFloor jna FILE   also reads FILE's security.selinux through JNA (one lgetxattr), as any

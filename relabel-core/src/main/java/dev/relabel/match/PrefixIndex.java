@@ -47,8 +47,7 @@ final class PrefixIndex {
     for (int rank = 0; rank < count; rank++) {
       boxed[rank] = rank;
     }
-    Comparator<Integer> byPrefix = (a, b) -> prefixByRank[a].compareTo(prefixByRank[b]);
-    Arrays.sort(boxed, byPrefix.thenComparing(Comparator.naturalOrder()));
+    Arrays.sort(boxed, new ByPrefixThenRank(prefixByRank));
     String[] sortedPrefix = new String[count];
     int[] sortedRank = new int[count];
     for (int i = 0; i < count; i++) {
@@ -111,6 +110,21 @@ final class PrefixIndex {
     rankStart[nodes] = rankCount;
     return new PrefixIndex(Arrays.copyOf(labels, nodes), Arrays.copyOf(childStart, nodes + 1),
         Arrays.copyOf(rankStart, nodes + 1), ranks, Math.max(1, maxLists));
+  }
+
+  /** Ranks by their prefix, then by rank; a class rather than lambdas, which a start would link. */
+  private static final class ByPrefixThenRank implements Comparator<Integer> {
+    private final String[] prefixByRank;
+
+    ByPrefixThenRank(String[] prefixByRank) {
+      this.prefixByRank = prefixByRank;
+    }
+
+    @Override
+    public int compare(Integer a, Integer b) {
+      int byPrefix = prefixByRank[a].compareTo(prefixByRank[b]);
+      return byPrefix != 0 ? byPrefix : Integer.compare(a, b);
+    }
   }
 
   /** The trie stored by {@link #writeTo}, read back; null when {@code in} does not hold one whole. */

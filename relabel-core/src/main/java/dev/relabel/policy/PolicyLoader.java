@@ -27,7 +27,18 @@ public final class PolicyLoader {
   public static final String DEFAULT_POLICY_TYPE = "targeted";
 
   /** Where a warning goes by default: standard error, as libselinux's default log callback writes. */
-  private static final Consumer<String> STANDARD_ERROR = message -> System.err.println("relabel: " + message);
+  private static final Consumer<String> STANDARD_ERROR = new StandardError();
+
+  /**
+   * A class, not a lambda: this is loaded by every start, and the first lambda a JVM links costs
+   * milliseconds of method-handle machinery in the interpreter, archived class or not.
+   */
+  private static final class StandardError implements Consumer<String> {
+    @Override
+    public void accept(String message) {
+      System.err.println("relabel: " + message);
+    }
+  }
 
   private final boolean checkDuplicates;
   private final boolean useCompiled;

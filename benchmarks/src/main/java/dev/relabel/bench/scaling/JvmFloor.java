@@ -12,7 +12,10 @@ import java.util.List;
  * said at its top), compiled with the running JDK's javac into the run's scratch directory, as
  * {@link FloorProgram} builds the check's floor; run on relabel's own runtime, found from the
  * launcher as the launcher finds it (a checkout's {@code relabel-cli/target}, or an installed
- * {@code PREFIX/share/relabel} and {@code PREFIX/lib/relabel/jna}).
+ * {@code PREFIX/share/relabel} and {@code PREFIX/lib/relabel/jna}), with a class data sharing
+ * archive made for it the way relabel's is (the classes one run of it loads, then
+ * {@code -Xshare:dump}): relabel's own archive would leave the floor's lambdas and JNA's to be
+ * spun at run time, and the floor would stand higher than it is.
  */
 final class JvmFloor {
   /** The source, relative to the checkout's top. */
@@ -39,7 +42,6 @@ final class JvmFloor {
     Path jar = installed ? home.resolve("share/relabel/relabel.jar") : home.resolve("relabel-cli/target/relabel.jar");
     Path jna = (installed ? home.resolve("lib/relabel/jna") : home.resolve("relabel-cli/target/jna"))
         .resolve(System.getProperty("os.arch").equals("aarch64") ? "linux-aarch64" : "linux-x86-64");
-    Path archive = jar.resolveSibling("relabel.jsa");
     Path classes = Files.createDirectories(scratch.resolve("short-floor"));
     Path javac = Path.of(System.getProperty("java.home"), "bin", "javac");
     Path log = scratch.resolve("javac-short-floor.log");
@@ -50,17 +52,39 @@ final class JvmFloor {
       throw new IOException(javac + " could not compile " + source + ": "
           + Files.readString(log, StandardCharsets.ISO_8859_1));
     }
-    List<String> command = new ArrayList<>(List.of(javaCommand, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-        "-XX:-UsePerfData"));
-    if (Files.isRegularFile(archive)) {
-      command.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
-    }
-    command.add("-Djna.platform.library.path=");
+    List<String> jnaFlags = new ArrayList<>(List.of("-Djna.platform.library.path="));
     if (Files.isRegularFile(jna.resolve("libjnidispatch.so"))) {
-      command.addAll(List.of("-Djna.boot.library.path=" + jna, "-Djna.nosys=true", "-Djna.nounpack=true"));
+      jnaFlags.addAll(List.of("-Djna.boot.library.path=" + jna, "-Djna.nosys=true", "-Djna.nounpack=true"));
     }
-    command.addAll(List.of("-cp", jar + ":" + classes, "ShortFloor"));
+    // In a jar: the archive's class path may hold no directory.
+    Path floorJar = scratch.resolve("short-floor.jar");
+    try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(floorJar))) {
+      out.putNextEntry(new java.util.jar.JarEntry("ShortFloor.class"));
+      out.write(Files.readAllBytes(classes.resolve("ShortFloor.class")));
+      out.closeEntry();
+    }
+    String classPath = jar + ":" + floorJar;
+    Path classList = scratch.resolve("short-floor.classlist");
+    Path archive = scratch.resolve("short-floor.jsa");
+    List<String> train = new ArrayList<>(List.of(javaCommand, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-XX:DumpLoadedClassList=" + classList));
+    train.addAll(jnaFlags);
+    train.addAll(List.of("-cp", classPath, "ShortFloor", "jna", "/"));
+    run(train, scratch.resolve("short-floor-train.log"));
+    run(List.of(javaCommand, "-XX:+UseSerialGC", "-Xshare:dump", "-XX:SharedClassListFile=" + classList,
+        "-XX:SharedArchiveFile=" + archive, "-cp", classPath), scratch.resolve("short-floor-dump.log"));
+    List<String> command = new ArrayList<>(List.of(javaCommand, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+        "-XX:-UsePerfData", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+    command.addAll(jnaFlags);
+    command.addAll(List.of("-cp", classPath, "ShortFloor"));
     return new JvmFloor(command);
+  }
+
+  private static void run(List<String> command, Path log) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    if (process.waitFor() != 0) {
+      throw new IOException(String.join(" ", command) + " failed: " + Files.readString(log, StandardCharsets.ISO_8859_1));
+    }
   }
 
   /** The JVM's start with relabel.jar and its archive, printing {@code file}. */

@@ -27,7 +27,7 @@ record StartTimeline(int classes, int fromArchive, Map<String, Double> milestone
     Map<String, String> stages = new LinkedHashMap<>();
     stages.put("relabel's main", "dev.relabel.cli.");
     stages.put("picocli", "picocli.");
-    stages.put("JNA", "com.sun.jna.Native");
+    stages.put("JNA", "com.sun.jna.");
     // Classes only the stage's own code loads: a verb's fields and signatures name LabelMatcher,
     // Label and PolicyLoader, which reflection over them loads early.
     stages.put("policy", "dev.relabel.policy.PolicyCache");

@@ -361,7 +361,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
     Label label = matcher.lookup(key, requested);
     switch (label.kind()) {
       case CONTEXT:
-        out.write(contextLines.computeIfAbsent(label.display(), LookupCommand::answerLine));
+        out.write(contextLine(label.display()));
         jsonAnswer(b, start, end, "context", label.display(), null);
         return true;
       case NONE:
@@ -389,6 +389,20 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   private void error(String path, long lineNumber, String problem) {
     String where = lineNumber > 0 ? "stdin line " + lineNumber : Text.escape(path);
     err.println("relabel: " + where + ": " + problem);
+  }
+
+  /**
+   * The answer line of {@code context}, made once per context (a batch answers many paths with a
+   * few contexts). Not computeIfAbsent with a method reference: that would be the one lambda a
+   * one-path lookup links, milliseconds of its start.
+   */
+  private byte[] contextLine(String context) {
+    byte[] line = contextLines.get(context);
+    if (line == null) {
+      line = answerLine(context);
+      contextLines.put(context, line);
+    }
+    return line;
   }
 
   private static byte[] answerLine(String answer) {
