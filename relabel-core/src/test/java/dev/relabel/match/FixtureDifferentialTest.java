@@ -103,13 +103,7 @@ class FixtureDifferentialTest {
             }
             Assumptions.abort(missing);
           }
-          fileContexts = dir.resolve("file_contexts");
-          for (String suffix : List.of("", ".homedirs", ".local", ".subs", ".subs_dist")) {
-            Path source = Path.of(Oracles.DEBIAN_FILE_CONTEXTS + suffix);
-            if (Files.exists(source)) {
-              Files.copy(source, Path.of(fileContexts + suffix));
-            }
-          }
+          fileContexts = Oracles.copyDebianPolicy(dir);
         } else {
           fileContexts = Fixtures.extract(name, dir);
           prefixes = Fixtures.expectations(name).stream().map(row -> PathBytes.latin1(row.path())).toList();

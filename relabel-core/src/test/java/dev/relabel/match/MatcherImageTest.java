@@ -143,13 +143,6 @@ class MatcherImageTest {
       }
       Assumptions.abort(missing);
     }
-    Path copy = Files.createDirectories(dir.resolve("debian")).resolve("file_contexts");
-    for (String suffix : List.of("", ".homedirs", ".local", ".subs", ".subs_dist")) {
-      Path source = Path.of(Oracles.DEBIAN_FILE_CONTEXTS + suffix);
-      if (Files.exists(source)) {
-        Files.copy(source, Path.of(copy + suffix));
-      }
-    }
-    return copy;
+    return Oracles.copyDebianPolicy(Files.createDirectories(dir.resolve("debian")));
   }
 }
