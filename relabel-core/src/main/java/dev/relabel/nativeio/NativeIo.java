@@ -52,6 +52,13 @@ final class NativeIo {
   private static final int XATTR_ARGS_SIZE = 16;
   private static final int DIRENT_BUFFER = 64 * 1024;
   private static final int LABEL_BUFFER = 4096;
+  /**
+   * The size a label is first read with, as libselinux's getfilecon (INITCONTEXTLEN 255): the
+   * kernel allocates and zeroes a buffer of the size asked for at every getxattr, so asking for
+   * 4096 bytes to read ~30 cost a 4 KB memset per entry. A longer value (ERANGE) is read again
+   * with {@link #LABEL_BUFFER}.
+   */
+  private static final int FIRST_LABEL_READ = 256;
   private static final int NAME_BUFFER = 4096;
   private static final byte[] EMPTY = {0};
   private static final int AF_UNIX = 1;
@@ -158,11 +165,14 @@ final class NativeIo {
     final byte[] direntBytes = new byte[DIRENT_BUFFER];
     final Memory label = new Memory(LABEL_BUFFER);
     /**
-     * getxattrat's {@code struct xattr_args}: the value into {@link #label}, its whole size, no
-     * flags. The kernel only reads it, so it is written once.
+     * getxattrat's {@code struct xattr_args}: the value into {@link #label}, {@link
+     * #FIRST_LABEL_READ} bytes of it, no flags. The kernel only reads it, so it is written once.
      */
     final Memory getArgs = new Memory(XATTR_ARGS_SIZE);
     final long getArgsAddress = Pointer.nativeValue(getArgs);
+    /** The same for the whole buffer, after ERANGE. */
+    final Memory getAllArgs = new Memory(XATTR_ARGS_SIZE);
+    final long getAllArgsAddress = Pointer.nativeValue(getAllArgs);
     /** setxattrat's: the value from {@link #label}; its size is written at each call. */
     final Memory setArgs = new Memory(XATTR_ARGS_SIZE);
     final long setArgsAddress = Pointer.nativeValue(setArgs);
@@ -173,8 +183,11 @@ final class NativeIo {
 
     Scratch() {
       getArgs.setLong(0, Pointer.nativeValue(label));
-      getArgs.setInt(8, LABEL_BUFFER);
+      getArgs.setInt(8, FIRST_LABEL_READ);
       getArgs.setInt(12, 0);
+      getAllArgs.setLong(0, Pointer.nativeValue(label));
+      getAllArgs.setInt(8, LABEL_BUFFER);
+      getAllArgs.setInt(12, 0);
       setArgs.setLong(0, Pointer.nativeValue(label));
       setArgs.setInt(12, 0);
     }
@@ -395,12 +408,19 @@ final class NativeIo {
       throws NativeIoException {
     Scratch scratch = SCRATCH.get();
     if (xattrAtAvailable) {
-      long size = syscall(SYS_GETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute,
-          scratch.getArgsAddress, XATTR_ARGS_SIZE);
+      long nameAddress = nativeName(scratch, name);
+      int flags = atFlags(name);
+      long size = syscall(SYS_GETXATTRAT, dirfd, nameAddress, flags, attribute, scratch.getArgsAddress,
+          XATTR_ARGS_SIZE);
+      int errno = size >= 0 ? 0 : Native.getLastError();
+      if (errno == Errno.ERANGE) {
+        size = syscall(SYS_GETXATTRAT, dirfd, nameAddress, flags, attribute, scratch.getAllArgsAddress,
+            XATTR_ARGS_SIZE);
+        errno = size >= 0 ? 0 : Native.getLastError();
+      }
       if (size >= 0) {
         return scratch.label.getByteArray(0, (int) size);
       }
-      int errno = Native.getLastError();
       if (errno == Errno.ENODATA) {
         return null;
       }

@@ -118,6 +118,23 @@ class NativeIoTest {
     }
   }
 
+  /** A label is first read with a small buffer (as libselinux does); a longer one is read again whole. */
+  @Test
+  void readsLabelsLongerThanTheFirstRead() throws Exception {
+    Files.writeString(dir.resolve("file"), "x");
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      for (int length : new int[] {254, 255, 256, 257, 1000, 3000}) {
+        byte[] label = c("system_u:object_r:x_t:s0:" + "c".repeat(length - 25));
+        assertEquals(length + 1, label.length);
+        NativeIo.setLabel(fd, c("file"), label, new byte[0]);
+        assertArrayEquals(label, NativeIo.getLabel(fd, c("file"), new byte[0]), "length " + length);
+      }
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
   /** A whole path longer than the thread's name buffer reaches the kernel whole (and is refused there). */
   @Test
   void aPathLongerThanTheNameBufferIsPassedWhole() throws Exception {
