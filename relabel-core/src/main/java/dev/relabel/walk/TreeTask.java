@@ -14,8 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * walk's depth never becomes stack depth, and idle workers steal pending subdirectories. A large
  * directory's entries are split into ranges of {@link #ENTRIES_PER_TASK}, each a task of its own
  * ({@link EntryRange}), so that idle workers steal part of it too: one directory can hold a good
- * share of a tree (/usr/share/man/man1: 17,876 of a 143k-entry /usr + /etc), and walked by one
- * worker it was the walk's tail while the others had nothing left. What a walk does with entries,
+ * share of a tree (/usr/share/man/man1: 17,876 of a 143k-entry /usr + /etc; a maildir, a container
+ * layer), and walked by one worker it becomes the walk's tail when it comes late, the others having
+ * nothing left (a tree of one 60,000-entry directory: the -T 2 walk 0.43 s whole, 0.28 s in
+ * ranges). What a walk does with entries,
  * and how it reports what fails, is its subclass's: {@link DirectoryTask} (relabel),
  * {@link ChconTask} (chcon -R).
  */
