@@ -52,6 +52,13 @@ final class NativeIo {
   private static final int XATTR_ARGS_SIZE = 16;
   private static final int DIRENT_BUFFER = 64 * 1024;
   private static final int LABEL_BUFFER = 4096;
+  /**
+   * The size a label is first read with, as libselinux's getfilecon (INITCONTEXTLEN 255): the
+   * kernel allocates and zeroes a buffer of the size asked for at every getxattr, so asking for
+   * 4096 bytes to read ~30 cost a 4 KB memset per entry. A longer value (ERANGE) is read again
+   * with {@link #LABEL_BUFFER}.
+   */
+  private static final int FIRST_LABEL_READ = 256;
   private static final int NAME_BUFFER = 4096;
   private static final byte[] EMPTY = {0};
   private static final int AF_UNIX = 1;
@@ -80,13 +87,19 @@ final class NativeIo {
     Native.register(NativeIo.class, libc);
   }
 
-  private static native int openat(int dirfd, Pointer path, int flags, int mode) throws LastErrorException;
+  /*
+   * The calls a walk makes per entry and per directory take native addresses as {@code long}, not
+   * {@link Pointer}: JNA's dispatcher reads a Pointer argument's address with a JNI call, one per
+   * argument per call. Every address passed is that of a {@link Memory} a static field or the
+   * thread's {@link Scratch} keeps reachable, so none is freed during a call.
+   */
+  private static native int openat(int dirfd, long path, int flags, int mode) throws LastErrorException;
 
   private static native int close(int fd) throws LastErrorException;
 
-  private static native long getdents64(int fd, Pointer buffer, long size) throws LastErrorException;
+  private static native long getdents64(int fd, long buffer, long size) throws LastErrorException;
 
-  private static native int statx(int dirfd, Pointer path, int flags, int mask, Pointer buffer) throws LastErrorException;
+  private static native int statx(int dirfd, long path, int flags, int mask, long buffer) throws LastErrorException;
 
   /**
    * {@code syscall(2)} for getxattrat and setxattrat: -1 and errno ({@link Native#getLastError},
@@ -94,7 +107,7 @@ final class NativeIo {
    * (ENODATA: every entry of a system that was never labelled) is no error, and building one
    * exception with its stack trace per entry cost more than the call itself.
    */
-  private static native long syscall(long number, int dirfd, Pointer path, int atFlags, Pointer name, Pointer args, long size);
+  private static native long syscall(long number, int dirfd, long path, int atFlags, long name, long args, long size);
 
   /** As {@link #syscall}: -1 and errno, for the same reason (kernels before 6.13 read labels with it). */
   private static native long getxattr(byte[] path, byte[] name, Pointer value, long size);
@@ -120,6 +133,10 @@ final class NativeIo {
   private static final Memory XATTR_NAME = nativeString(SELINUX_XATTR);
   /** {@code "security.sehash"}, likewise. */
   private static final Memory SEHASH_NAME = nativeString(SEHASH_XATTR);
+  private static final long XATTR_NAME_ADDRESS = Pointer.nativeValue(XATTR_NAME);
+  private static final long SEHASH_NAME_ADDRESS = Pointer.nativeValue(SEHASH_NAME);
+  /** The part of {@code struct statx} read, up to {@code stx_dev_minor}. */
+  private static final int STATX_READ = 144;
 
   private static Memory nativeString(byte[] nulTerminated) {
     Memory memory = new Memory(nulTerminated.length);
@@ -132,14 +149,48 @@ final class NativeIo {
    * JNA copies no Java array.
    */
   private static final class Scratch {
-    /** An entry name (at most 255 bytes and its NUL), for the *at calls. */
-    final Memory name = new Memory(NAME_BUFFER);
+    /**
+     * The name (an entry's, or a whole path) the *at calls are given, NUL-terminated; replaced by
+     * a larger one for a longer path.
+     */
+    Memory name = new Memory(NAME_BUFFER);
+    long nameAddress = Pointer.nativeValue(name);
+    /** What {@link #name} holds, on the heap: a name written once serves the calls that follow. */
+    byte[] nameBytes = new byte[NAME_BUFFER];
+    /** The length (without its NUL) of the name {@link #name} holds; -1 before the first. */
+    int nameLength = -1;
     final Memory dirents = new Memory(DIRENT_BUFFER);
+    final long direntsAddress = Pointer.nativeValue(dirents);
     /** The records {@code dirents} holds, copied to the heap to be parsed. */
     final byte[] direntBytes = new byte[DIRENT_BUFFER];
     final Memory label = new Memory(LABEL_BUFFER);
-    final Memory xattrArgs = new Memory(XATTR_ARGS_SIZE);
+    /**
+     * getxattrat's {@code struct xattr_args}: the value into {@link #label}, {@link
+     * #FIRST_LABEL_READ} bytes of it, no flags. The kernel only reads it, so it is written once.
+     */
+    final Memory getArgs = new Memory(XATTR_ARGS_SIZE);
+    final long getArgsAddress = Pointer.nativeValue(getArgs);
+    /** The same for the whole buffer, after ERANGE. */
+    final Memory getAllArgs = new Memory(XATTR_ARGS_SIZE);
+    final long getAllArgsAddress = Pointer.nativeValue(getAllArgs);
+    /** setxattrat's: the value from {@link #label}; its size is written at each call. */
+    final Memory setArgs = new Memory(XATTR_ARGS_SIZE);
+    final long setArgsAddress = Pointer.nativeValue(setArgs);
     final Memory stat = new Memory(256);
+    final long statAddress = Pointer.nativeValue(stat);
+    /** {@code struct statx} copied to the heap in one call, to be parsed there. */
+    final byte[] statBytes = new byte[STATX_READ];
+
+    Scratch() {
+      getArgs.setLong(0, Pointer.nativeValue(label));
+      getArgs.setInt(8, FIRST_LABEL_READ);
+      getArgs.setInt(12, 0);
+      getAllArgs.setLong(0, Pointer.nativeValue(label));
+      getAllArgs.setInt(8, LABEL_BUFFER);
+      getAllArgs.setInt(12, 0);
+      setArgs.setLong(0, Pointer.nativeValue(label));
+      setArgs.setInt(12, 0);
+    }
   }
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -150,20 +201,30 @@ final class NativeIo {
   private NativeIo() {}
 
   /**
-   * {@code name} as a C string in the thread's native name buffer: given NUL-terminated, or
-   * without its NUL (a walk passes the names getdents gave, not a terminated copy of each); names
-   * longer than the buffer (only whole paths can be) get their own memory.
+   * The address of {@code name} as a C string in the thread's native name buffer: given
+   * NUL-terminated, or without its NUL (a walk passes the names getdents gave, not a terminated
+   * copy of each). The buffer is written in one call, and not at all when it already holds that
+   * name (a walk's stat and label read of one entry); it grows for a longer name (only whole
+   * paths can be).
    */
-  private static Pointer nativeName(Scratch scratch, byte[] name) {
-    boolean terminated = name.length > 0 && name[name.length - 1] == 0;
-    if (name.length >= NAME_BUFFER) {
-      return nativeString(terminated ? name : nul(name));
+  private static long nativeName(Scratch scratch, byte[] name) {
+    int length = name.length > 0 && name[name.length - 1] == 0 ? name.length - 1 : name.length;
+    byte[] held = scratch.nameBytes;
+    if (length == scratch.nameLength && Arrays.equals(name, 0, length, held, 0, length)) {
+      return scratch.nameAddress;
     }
-    scratch.name.write(0, name, 0, name.length);
-    if (!terminated) {
-      scratch.name.setByte(name.length, (byte) 0);
+    if (length >= held.length) {
+      int capacity = Math.max(length + 1, 2 * held.length);
+      scratch.name = new Memory(capacity);
+      scratch.nameAddress = Pointer.nativeValue(scratch.name);
+      held = scratch.nameBytes = new byte[capacity];
     }
-    return scratch.name;
+    System.arraycopy(name, 0, held, 0, length);
+    held[length] = 0;
+    scratch.nameLength = -1;
+    scratch.name.write(0, held, 0, length + 1);
+    scratch.nameLength = length;
+    return scratch.nameAddress;
   }
 
   /** Whether {@code name} is empty (with or without its NUL): the *at call is on dirfd itself. */
@@ -218,7 +279,7 @@ final class NativeIo {
     while (true) {
       long read;
       try {
-        read = getdents64(fd, buffer, DIRENT_BUFFER);
+        read = getdents64(fd, scratch.direntsAddress, DIRENT_BUFFER);
       } catch (LastErrorException e) {
         throw NativeIoException.of("getdents64", path, e.getErrorCode());
       }
@@ -267,21 +328,23 @@ final class NativeIo {
    */
   static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     Scratch scratch = SCRATCH.get();
-    Memory buffer = scratch.stat;
     int flags = AT_SYMLINK_NOFOLLOW | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
     try {
-      statx(dirfd, nativeName(scratch, name), flags, STATX_BASIC, buffer);
+      statx(dirfd, nativeName(scratch, name), flags, STATX_BASIC, scratch.statAddress);
     } catch (LastErrorException e) {
       throw NativeIoException.of("statx", path, e.getErrorCode());
     }
-    int nlink = buffer.getInt(16);
-    int mode = buffer.getShort(28) & 0xffff;
-    long inode = buffer.getLong(32);
-    long ctime = buffer.getLong(96);
-    long mtime = buffer.getLong(112);
-    int mtimeNanos = buffer.getInt(120);
-    long device = ((long) buffer.getInt(136) << 32) | (buffer.getInt(140) & 0xffffffffL);
-    return new FileStat(mode, nlink & 0xffffffffL, inode, device, mtime, ctime, mtimeNanos);
+    // One copy to the heap instead of a JNI call per field.
+    byte[] buffer = scratch.statBytes;
+    scratch.stat.read(0, buffer, 0, STATX_READ);
+    long nlink = littleEndian(buffer, 16, 4);
+    int mode = (int) littleEndian(buffer, 28, 2);
+    long inode = littleEndian(buffer, 32, 8);
+    long ctime = littleEndian(buffer, 96, 8);
+    long mtime = littleEndian(buffer, 112, 8);
+    int mtimeNanos = (int) littleEndian(buffer, 120, 4);
+    long device = littleEndian(buffer, 136, 4) << 32 | littleEndian(buffer, 140, 4);
+    return new FileStat(mode, nlink, inode, device, mtime, ctime, mtimeNanos);
   }
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */
@@ -323,12 +386,12 @@ final class NativeIo {
    * {@code dirfd} itself) under {@code dirfd}, not following a symlink; null when it has none.
    */
   static byte[] getLabel(int dirfd, byte[] name, byte[] path) throws NativeIoException {
-    return getAttribute(dirfd, name, XATTR_NAME, SELINUX_XATTR, path);
+    return getAttribute(dirfd, name, XATTR_NAME_ADDRESS, SELINUX_XATTR, path);
   }
 
   /** Sets {@code security.selinux} on {@code name} under {@code dirfd} to {@code value}, not following a symlink. */
   static void setLabel(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
-    setAttribute(dirfd, name, XATTR_NAME, SELINUX_XATTR, value, path);
+    setAttribute(dirfd, name, XATTR_NAME_ADDRESS, SELINUX_XATTR, value, path);
   }
 
   /**
@@ -336,27 +399,31 @@ final class NativeIo {
    * under {@code dirfd}, as {@link #getLabel}; null when it has none.
    */
   static byte[] getDigest(int dirfd, byte[] name, byte[] path) throws NativeIoException {
-    return getAttribute(dirfd, name, SEHASH_NAME, SEHASH_XATTR, path);
+    return getAttribute(dirfd, name, SEHASH_NAME_ADDRESS, SEHASH_XATTR, path);
   }
 
   /** Sets {@code security.sehash} on {@code name} under {@code dirfd}, as {@link #setLabel}. */
   static void setDigest(int dirfd, byte[] name, byte[] value, byte[] path) throws NativeIoException {
-    setAttribute(dirfd, name, SEHASH_NAME, SEHASH_XATTR, value, path);
+    setAttribute(dirfd, name, SEHASH_NAME_ADDRESS, SEHASH_XATTR, value, path);
   }
 
-  private static byte[] getAttribute(int dirfd, byte[] name, Memory attribute, byte[] attributeBytes, byte[] path)
+  private static byte[] getAttribute(int dirfd, byte[] name, long attribute, byte[] attributeBytes, byte[] path)
       throws NativeIoException {
     Scratch scratch = SCRATCH.get();
     if (xattrAtAvailable) {
-      scratch.xattrArgs.setLong(0, Pointer.nativeValue(scratch.label));
-      scratch.xattrArgs.setInt(8, LABEL_BUFFER);
-      scratch.xattrArgs.setInt(12, 0);
-      long size = syscall(SYS_GETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute,
-          scratch.xattrArgs, XATTR_ARGS_SIZE);
+      long nameAddress = nativeName(scratch, name);
+      int flags = atFlags(name);
+      long size = syscall(SYS_GETXATTRAT, dirfd, nameAddress, flags, attribute, scratch.getArgsAddress,
+          XATTR_ARGS_SIZE);
+      int errno = size >= 0 ? 0 : Native.getLastError();
+      if (errno == Errno.ERANGE) {
+        size = syscall(SYS_GETXATTRAT, dirfd, nameAddress, flags, attribute, scratch.getAllArgsAddress,
+            XATTR_ARGS_SIZE);
+        errno = size >= 0 ? 0 : Native.getLastError();
+      }
       if (size >= 0) {
         return scratch.label.getByteArray(0, (int) size);
       }
-      int errno = Native.getLastError();
       if (errno == Errno.ENODATA) {
         return null;
       }
@@ -381,16 +448,13 @@ final class NativeIo {
     }
   }
 
-  private static void setAttribute(int dirfd, byte[] name, Memory attribute, byte[] attributeBytes, byte[] value,
+  private static void setAttribute(int dirfd, byte[] name, long attribute, byte[] attributeBytes, byte[] value,
       byte[] path) throws NativeIoException {
     Scratch scratch = SCRATCH.get();
     if (xattrAtAvailable) {
-      Memory buffer = scratch.label;
-      buffer.write(0, value, 0, value.length);
-      scratch.xattrArgs.setLong(0, Pointer.nativeValue(buffer));
-      scratch.xattrArgs.setInt(8, value.length);
-      scratch.xattrArgs.setInt(12, 0);
-      if (syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute, scratch.xattrArgs,
+      scratch.label.write(0, value, 0, value.length);
+      scratch.setArgs.setInt(8, value.length);
+      if (syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute, scratch.setArgsAddress,
           XATTR_ARGS_SIZE) == 0) {
         return;
       }

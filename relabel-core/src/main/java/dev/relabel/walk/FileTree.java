@@ -37,7 +37,13 @@ public interface FileTree {
     }
   }
 
-  /** An open directory; not thread-safe by itself, but the walker shares one only to open children. */
+  /**
+   * An open directory. The walker shares one between the workers that open its subdirectories
+   * and, for a large directory, those that visit ranges of its entries at once (see
+   * {@code TreeTask}), never while closing it: every operation but {@link #close} must be safe to
+   * call from several threads (a {@link NativeFileTree} directory's each make one system call on
+   * its descriptor).
+   */
   interface Directory extends AutoCloseable {
     /** Every entry but "." and "..". */
     List<Entry> entries() throws IOException;

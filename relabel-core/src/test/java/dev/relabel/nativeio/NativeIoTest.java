@@ -90,6 +90,67 @@ class NativeIoTest {
     }
   }
 
+  /**
+   * A name is written to native memory only when it differs from the one held there: a caller that
+   * reuses one array with new contents, names with and without their NUL, and a prefix of the name
+   * held all reach their own entry.
+   */
+  @Test
+  void eachCallReachesTheNameItIsGivenNow() throws Exception {
+    Files.writeString(dir.resolve("ab"), "x");
+    Files.createDirectory(dir.resolve("ac"));
+    Files.createSymbolicLink(dir.resolve("a"), Path.of("ab"));
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      byte[] name = "ab".getBytes(US_ASCII);
+      assertEquals(0100000, NativeIo.stat(fd, name, name).fileFormat());
+      assertNull(NativeIo.getLabel(fd, name, name));
+      name[1] = 'c';
+      assertEquals(0040000, NativeIo.stat(fd, name, name).fileFormat());
+      assertEquals(0040000, NativeIo.stat(fd, c("ac"), name).fileFormat());
+      assertEquals(0120000, NativeIo.stat(fd, "a".getBytes(US_ASCII), name).fileFormat());
+      assertEquals(0040000, NativeIo.stat(fd, NativeIo.self(), name).fileFormat());
+      NativeIo.setLabel(fd, c("ab"), c("system_u:object_r:etc_t:s0"), name);
+      assertArrayEquals(c("system_u:object_r:etc_t:s0"), NativeIo.getLabel(fd, "ab".getBytes(US_ASCII), name));
+      assertNull(NativeIo.getLabel(fd, c("ac"), name));
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
+  /** A label is first read with a small buffer (as libselinux does); a longer one is read again whole. */
+  @Test
+  void readsLabelsLongerThanTheFirstRead() throws Exception {
+    Files.writeString(dir.resolve("file"), "x");
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      for (int length : new int[] {254, 255, 256, 257, 1000, 3000}) {
+        byte[] label = c("system_u:object_r:x_t:s0:" + "c".repeat(length - 25));
+        assertEquals(length + 1, label.length);
+        NativeIo.setLabel(fd, c("file"), label, new byte[0]);
+        assertArrayEquals(label, NativeIo.getLabel(fd, c("file"), new byte[0]), "length " + length);
+      }
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
+  /** A whole path longer than the thread's name buffer reaches the kernel whole (and is refused there). */
+  @Test
+  void aPathLongerThanTheNameBufferIsPassedWhole() throws Exception {
+    Files.writeString(dir.resolve("file"), "x");
+    byte[] longPath = ("/" + "x/".repeat(3000) + "file").getBytes(US_ASCII);
+    NativeIoException e = assertThrows(NativeIoException.class,
+        () -> NativeIo.stat(NativeIo.AT_FDCWD, longPath, longPath));
+    assertEquals(Errno.ENAMETOOLONG, e.errno());
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      assertEquals(0100000, NativeIo.stat(fd, c("file"), new byte[0]).fileFormat());
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
   /** Inodes in use as GNU stat -f counts them (%c total, %d free), read just before and after ours. */
   @Test
   void countsInodesInUseAsStatDoes() throws Exception {

@@ -83,6 +83,32 @@ class ContextChangerTest {
     assertEquals(List.of(), changes);
   }
 
+  /**
+   * A directory split into ranges across workers (TreeTask.ENTRIES_PER_TASK): each entry changed
+   * once, and the directory itself, which chcon labels once its entries are listed, once too.
+   */
+  @Test
+  void aLargeDirectoryIsLabelledOnceWithAllItsEntries() throws Exception {
+    Path big = Files.createDirectories(volume.resolve("big"));
+    for (int i = 0; i < 3 * TreeTask.ENTRIES_PER_TASK + 5; i++) {
+      if (i % 50 == 0) {
+        Files.createDirectories(big.resolve("d" + i));
+        Files.writeString(big.resolve("d" + i).resolve("f"), "");
+      } else {
+        Files.writeString(big.resolve("f" + i), "");
+      }
+    }
+    ChconOptions options = ChconOptions.builder(ContextEdit.whole(VOLUME)).recurse(true).threads(4).build();
+    List<RelabelReport.Change> changes = Collections.synchronizedList(new ArrayList<>());
+    RelabelReport report = run(options, changes, volume);
+    long entries = AttrTrees.entries(volume, dir).size();
+    assertEquals(entries, report.visited());
+    assertEquals(entries, changes.size());
+    assertEquals(entries, changes.stream().map(c -> c.pathText()).distinct().count(), "an entry changed twice");
+    assertTrue(changes.stream().anyMatch(c -> c.pathText().equals(big.toString())), "the directory itself");
+    assertEquals(Map.of(AttrTrees.hex(VOLUME), entries), countValues(AttrTrees.labels(volume, dir)));
+  }
+
   @Test
   void fieldEditsKeepTheOtherFieldsAndFailOnUnlabeledEntries() throws Exception {
     Path file = volume.resolve("d1/e/f1");

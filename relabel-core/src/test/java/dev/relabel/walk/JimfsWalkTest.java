@@ -677,6 +677,64 @@ class JimfsWalkTest {
     assertEquals("system_u:object_r:default_t:s0", label(bottom.toString()));
   }
 
+  /**
+   * A directory larger than one task's share ({@link TreeTask#ENTRIES_PER_TASK}) is visited in
+   * ranges on several workers: still every entry once, its subdirectories descended once, with the
+   * same results at one to four workers.
+   */
+  @Test
+  void aLargeDirectoryIsVisitedInRangesEachEntryOnce() throws IOException {
+    int size = 5 * TreeTask.ENTRIES_PER_TASK + 17;
+    Map<Integer, Map<String, String>> results = new TreeMap<>();
+    for (int threads = 1; threads <= 4; threads++) {
+      FileSystem bigFs = JimfsFileTree.newFileSystem();
+      try {
+        Path etc = Files.createDirectories(bigFs.getPath("/tree/etc"));
+        for (int i = 0; i < size; i++) {
+          Path p = etc.resolve("e" + i);
+          if (i % 10 == 0) {
+            Files.createDirectory(p);
+            Files.createFile(p.resolve("inner"));
+            JimfsFileTree.setLabelOf(p.resolve("inner"), OLD);
+          } else if (i % 10 == 1) {
+            Files.createSymbolicLink(p, bigFs.getPath("/tree"));
+          } else {
+            Files.createFile(p);
+          }
+          JimfsFileTree.setLabelOf(p, OLD);
+        }
+        JimfsFileTree bigTree = new JimfsFileTree(bigFs);
+        Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+        HookedFileTree counting = new HookedFileTree(bigTree, (operation, name, path) -> {
+          if (operation.equals("label")) {
+            reads.computeIfAbsent(PathBytes.latin1(path), k -> new AtomicInteger()).incrementAndGet();
+          }
+        });
+        RelabelReport report = run(counting, RelabelOptions.defaults().withThreads(threads), new RecordingListener(),
+            "/tree");
+        assertEquals(0, bigTree.openDirectories(), "directories left open");
+        assertEquals(List.of(), report.failures());
+        long entries = 2 + size + (size + 9) / 10;
+        assertEquals(entries, report.visited(), "-T " + threads);
+        assertEquals(entries, reads.size(), "-T " + threads + ": entries whose label was read");
+        assertTrue(reads.values().stream().allMatch(n -> n.get() == 1), "-T " + threads + ": a label read twice");
+        Map<String, String> labels = new TreeMap<>();
+        try (Stream<Path> paths = Files.walk(bigFs.getPath("/tree"))) {
+          for (Path p : (Iterable<Path>) paths::iterator) {
+            labels.put(p.toString(), JimfsFileTree.labelOf(p));
+          }
+        }
+        results.put(threads, labels);
+      } finally {
+        bigFs.close();
+      }
+    }
+    assertEquals(typed("etc_t"), results.get(1).get("/tree/etc/e10/inner"));
+    for (int threads = 2; threads <= 4; threads++) {
+      assertEquals(results.get(1), results.get(threads), "-T " + threads + " differs from -T 1");
+    }
+  }
+
   @Test
   void aDirectoryOfTwentyThousandEntries() throws IOException {
     Path etc = mkdir("/tree/etc");
