@@ -1,7 +1,9 @@
 package dev.relabel.match;
 
 import dev.relabel.policy.PathAlias;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Turns a requested path into the key libselinux matches: runs of '/' become one, one trailing '/'
@@ -12,10 +14,20 @@ import java.util.List;
 final class KeyNormalizer {
   private final PathAlias[] local;
   private final PathAlias[] dist;
+  /** The last component of every alias's source: the names {@link #mayAliasChild} says yes to. */
+  private final Set<String> lastComponents;
 
   KeyNormalizer(List<PathAlias> local, List<PathAlias> dist) {
     this.local = reversed(local);
     this.dist = reversed(dist);
+    Set<String> last = new HashSet<>();
+    for (List<PathAlias> list : List.of(local, dist)) {
+      for (PathAlias alias : list) {
+        String src = alias.alias();
+        last.add(src.substring(src.lastIndexOf('/') + 1));
+      }
+    }
+    this.lastComponents = Set.copyOf(last);
   }
 
   private static PathAlias[] reversed(List<PathAlias> aliases) {
@@ -102,18 +114,12 @@ final class KeyNormalizer {
   }
 
   /**
-   * Whether {@code name}, as the last component of a key, is the last component of some alias. Only
-   * then can a child's key be aliased differently from its parent directory's key.
+   * Whether {@code name} (one path component: not empty, no '/'), as the last component of a key,
+   * is the last component of some alias's source. Only then can a child's key be aliased
+   * differently from its parent directory's key. Asked for every entry a walk meets: one set
+   * lookup, where it was a scan of every alias.
    */
   boolean mayAliasChild(String name) {
-    for (PathAlias[] list : new PathAlias[][] {local, dist}) {
-      for (PathAlias alias : list) {
-        String src = alias.alias();
-        if (src.endsWith(name) && src.length() > name.length() && src.charAt(src.length() - name.length() - 1) == '/') {
-          return true;
-        }
-      }
-    }
-    return false;
+    return !lastComponents.isEmpty() && lastComponents.contains(name);
   }
 }
