@@ -152,8 +152,16 @@ public final class PolicyCache {
    * temporary direct buffer as large, zeroed first, which was a millisecond of every start.
    */
   private static byte[] readAll(Path file) throws IOException {
-    try (java.io.FileInputStream in = new java.io.FileInputStream(file.toFile())) {
-      return in.readAllBytes();
+    try (java.io.RandomAccessFile in = new java.io.RandomAccessFile(file.toFile(), "r")) {
+      // One array of the file's size and one read into it (readAllBytes grows a buffer in steps);
+      // a file that grew meanwhile fails its checksum.
+      long size = in.length();
+      if (size > Integer.MAX_VALUE - 8) {
+        throw new IOException("too large for a compiled policy: " + size + " bytes");
+      }
+      byte[] bytes = new byte[(int) size];
+      in.readFully(bytes);
+      return bytes;
     }
   }
 
