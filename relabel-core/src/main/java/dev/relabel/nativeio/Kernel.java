@@ -29,7 +29,7 @@ public interface Kernel {
   int DT_LNK = 10;
   int DT_SOCK = 12;
 
-  /** The running Linux kernel (x86-64 or aarch64), through JNA's direct mapping. */
+  /** The running Linux kernel (x86-64 or aarch64), through JNA ({@link Libc}). */
   static Kernel linux() {
     return LinuxKernel.INSTANCE;
   }

@@ -3,17 +3,15 @@ package dev.relabel.nativeio;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
-import com.sun.jna.NativeLibrary;
-import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * The JNA bindings behind {@link Kernel} (package-private, as the JDK keeps its
- * {@code UnixNativeDispatcher}): the only door to the kernel: the few Linux system calls a relabel needs, through JNA's
- * direct mapping, for x86-64 and aarch64. Every entry is reached through its directory's
+ * The system calls behind {@link Kernel} (package-private, as the JDK keeps its
+ * {@code UnixNativeDispatcher}): the only door to the kernel: the few Linux system calls a relabel
+ * needs, through the C library's functions in {@link Libc}, for x86-64 and aarch64. Every entry is reached through its directory's
  * descriptor ({@code *at} calls with {@code AT_SYMLINK_NOFOLLOW}), so a path component swapped for
  * a symlink is never followed. A failed call throws a {@link NativeIoException} carrying the errno
  * and the path; nothing else here knows about errno.
@@ -68,66 +66,6 @@ final class NativeIo {
   private static final int MSG_DONTWAIT = 0x40;
   /** {@code sizeof(struct sockaddr_un)}: the family, then 108 bytes of path. */
   private static final int SOCKADDR_UN_SIZE = 110;
-
-  /**
-   * glibc by its soname, which the dynamic loader finds: JNA, given "c", looks for libc.so, which
-   * only a development package installs (as a linker script), and then searches the paths of
-   * {@code ldconfig -p}. With the launcher's empty jna.platform.library.path it then runs no
-   * ldconfig at start (seen in the SELinux VM: jspawnhelper executing ldconfig from relabel_t).
-   */
-  private static final String GLIBC = "libc.so.6";
-
-  static {
-    NativeLibrary libc;
-    try {
-      libc = NativeLibrary.getInstance(GLIBC);
-    } catch (UnsatisfiedLinkError notGlibc) {
-      libc = NativeLibrary.getInstance(Platform.C_LIBRARY_NAME);
-    }
-    Native.register(NativeIo.class, libc);
-  }
-
-  /*
-   * The calls a walk makes per entry and per directory take native addresses as {@code long}, not
-   * {@link Pointer}: JNA's dispatcher reads a Pointer argument's address with a JNI call, one per
-   * argument per call. Every address passed is that of a {@link Memory} a static field or the
-   * thread's {@link Scratch} keeps reachable, so none is freed during a call.
-   */
-  private static native int openat(int dirfd, long path, int flags, int mode) throws LastErrorException;
-
-  private static native int close(int fd) throws LastErrorException;
-
-  private static native long getdents64(int fd, long buffer, long size) throws LastErrorException;
-
-  private static native int statx(int dirfd, long path, int flags, int mask, long buffer) throws LastErrorException;
-
-  /**
-   * {@code syscall(2)} for getxattrat and setxattrat: -1 and errno ({@link Native#getLastError},
-   * which JNA keeps per thread) instead of a LastErrorException, because an unlabelled entry
-   * (ENODATA: every entry of a system that was never labelled) is no error, and building one
-   * exception with its stack trace per entry cost more than the call itself.
-   */
-  private static native long syscall(long number, int dirfd, long path, int atFlags, long name, long args, long size);
-
-  /** As {@link #syscall}: -1 and errno, for the same reason (kernels before 6.13 read labels with it). */
-  private static native long getxattr(byte[] path, byte[] name, Pointer value, long size);
-
-  private static native int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags) throws LastErrorException;
-
-  private static native int fstatfs(int fd, Pointer buffer) throws LastErrorException;
-
-  private static native int statfs(byte[] path, Pointer buffer) throws LastErrorException;
-
-  private static native int isatty(int fd);
-
-  private static native String strerror(int errno);
-
-  private static native void sync();
-
-  private static native int socket(int domain, int type, int protocol) throws LastErrorException;
-
-  private static native long sendto(int fd, byte[] buffer, long length, int flags, byte[] address, int addressLength)
-      throws LastErrorException;
 
   /** {@code "security.selinux"}, in native memory once for all calls. */
   private static final Memory XATTR_NAME = nativeString(SELINUX_XATTR);
@@ -232,12 +170,12 @@ final class NativeIo {
     return name.length == 0 || name.length == 1 && name[0] == 0;
   }
 
-  /** The C library's message for {@code errno}. */
   /** Nothing but this class's initialisation, which its first call runs ({@link WarmUp}). */
   static void initialise() {}
 
+  /** The C library's message for {@code errno}. */
   static String strerrorText(int errno) {
-    return strerror(errno);
+    return Libc.strerror(errno);
   }
 
   /** A NUL-terminated copy of {@code bytes}, as C wants its strings. */
@@ -254,7 +192,7 @@ final class NativeIo {
    */
   static int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return openat(dirfd, nativeName(SCRATCH.get(), name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+      return Libc.openat(dirfd, nativeName(SCRATCH.get(), name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());
     }
@@ -263,7 +201,7 @@ final class NativeIo {
   /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */
   static void closeQuietly(int fd) {
     try {
-      close(fd);
+      Libc.close(fd);
     } catch (LastErrorException e) {
       if (e.getErrorCode() == Errno.EBADF) {
         throw new IllegalStateException("closed a descriptor that was not open: " + fd, e);
@@ -279,7 +217,7 @@ final class NativeIo {
     while (true) {
       long read;
       try {
-        read = getdents64(fd, scratch.direntsAddress, DIRENT_BUFFER);
+        read = Libc.getdents64(fd, scratch.direntsAddress, DIRENT_BUFFER);
       } catch (LastErrorException e) {
         throw NativeIoException.of("getdents64", path, e.getErrorCode());
       }
@@ -330,7 +268,7 @@ final class NativeIo {
     Scratch scratch = SCRATCH.get();
     int flags = AT_SYMLINK_NOFOLLOW | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
     try {
-      statx(dirfd, nativeName(scratch, name), flags, STATX_BASIC, scratch.statAddress);
+      Libc.statx(dirfd, nativeName(scratch, name), flags, STATX_BASIC, scratch.statAddress);
     } catch (LastErrorException e) {
       throw NativeIoException.of("statx", path, e.getErrorCode());
     }
@@ -351,7 +289,7 @@ final class NativeIo {
   static long filesystemType(int fd, byte[] path) throws NativeIoException {
     Memory buffer = SCRATCH.get().stat;
     try {
-      fstatfs(fd, buffer);
+      Libc.fstatfs(fd, buffer);
     } catch (LastErrorException e) {
       throw NativeIoException.of("fstatfs", path, e.getErrorCode());
     }
@@ -366,7 +304,7 @@ final class NativeIo {
   static long inodesInUse(byte[] path, byte[] shown) throws NativeIoException {
     Memory buffer = SCRATCH.get().stat;
     try {
-      statfs(path, buffer);
+      Libc.statfs(path, buffer);
     } catch (LastErrorException e) {
       throw NativeIoException.of("statfs", shown, e.getErrorCode());
     }
@@ -378,7 +316,7 @@ final class NativeIo {
 
   /** Whether {@code fd} is a terminal (isatty(3)), to decide whether to draw a progress bar. */
   static boolean isTerminal(int fd) {
-    return isatty(fd) == 1;
+    return Libc.isatty(fd) == 1;
   }
 
   /**
@@ -413,11 +351,11 @@ final class NativeIo {
     if (xattrAtAvailable) {
       long nameAddress = nativeName(scratch, name);
       int flags = atFlags(name);
-      long size = syscall(SYS_GETXATTRAT, dirfd, nameAddress, flags, attribute, scratch.getArgsAddress,
+      long size = Libc.syscall(SYS_GETXATTRAT, dirfd, nameAddress, flags, attribute, scratch.getArgsAddress,
           XATTR_ARGS_SIZE);
       int errno = size >= 0 ? 0 : Native.getLastError();
       if (errno == Errno.ERANGE) {
-        size = syscall(SYS_GETXATTRAT, dirfd, nameAddress, flags, attribute, scratch.getAllArgsAddress,
+        size = Libc.syscall(SYS_GETXATTRAT, dirfd, nameAddress, flags, attribute, scratch.getAllArgsAddress,
             XATTR_ARGS_SIZE);
         errno = size >= 0 ? 0 : Native.getLastError();
       }
@@ -434,7 +372,7 @@ final class NativeIo {
     }
     int fd = openPath(dirfd, name, path);
     try {
-      long size = getxattr(procPath(fd), attributeBytes, scratch.label, LABEL_BUFFER);
+      long size = Libc.getxattr(procPath(fd), attributeBytes, scratch.label, LABEL_BUFFER);
       if (size >= 0) {
         return scratch.label.getByteArray(0, (int) size);
       }
@@ -454,7 +392,7 @@ final class NativeIo {
     if (xattrAtAvailable) {
       scratch.label.write(0, value, 0, value.length);
       scratch.setArgs.setInt(8, value.length);
-      if (syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute, scratch.setArgsAddress,
+      if (Libc.syscall(SYS_SETXATTRAT, dirfd, nativeName(scratch, name), atFlags(name), attribute, scratch.setArgsAddress,
           XATTR_ARGS_SIZE) == 0) {
         return;
       }
@@ -466,7 +404,7 @@ final class NativeIo {
     }
     int fd = openPath(dirfd, name, path);
     try {
-      setxattr(procPath(fd), attributeBytes, value, value.length, 0);
+      Libc.setxattr(procPath(fd), attributeBytes, value, value.length, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("setxattr", path, e.getErrorCode());
     } finally {
@@ -496,13 +434,13 @@ final class NativeIo {
     int length = 2 + socketPath.length + (isAbstract ? 0 : 1);
     int fd;
     try {
-      fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+      fd = Libc.socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("socket", socketPath, e.getErrorCode());
     }
     try {
       // Never wait for a service manager that does not read: the message is dropped (EAGAIN).
-      sendto(fd, message, message.length, MSG_NOSIGNAL | MSG_DONTWAIT, address, length);
+      Libc.sendto(fd, message, message.length, MSG_NOSIGNAL | MSG_DONTWAIT, address, length);
     } catch (LastErrorException e) {
       throw NativeIoException.of("sendto", socketPath, e.getErrorCode());
     } finally {
@@ -512,7 +450,7 @@ final class NativeIo {
 
   /** {@code sync(2)}: every filesystem's dirty data to disk (before a reboot). */
   static void syncAll() {
-    sync();
+    Libc.sync();
   }
 
   /** Whether label calls use {@code getxattrat}/{@code setxattrat} (false after ENOSYS). */
@@ -526,7 +464,7 @@ final class NativeIo {
 
   private static int openPath(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return openat(dirfd, nativeName(SCRATCH.get(), isEmptyName(name) ? new byte[] {'.', 0} : name),
+      return Libc.openat(dirfd, nativeName(SCRATCH.get(), isEmptyName(name) ? new byte[] {'.', 0} : name),
           O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());

@@ -1,10 +1,11 @@
 package dev.relabel.nativeio;
 
 /**
- * {@link NativeIo}'s class initialisation (JNA's first one: its native library, its logger, the
- * binding of every function: tens of milliseconds at a start) on a daemon thread of its own, begun
- * by {@link Kernel#warmUp()} so that it overlaps whatever a command does before its first system
- * call.
+ * JNA's first initialisation (its native library, its logger, the C library's functions looked up:
+ * {@link NativeIo}'s and {@link Libc}'s class initialisations, tens of milliseconds at a start) on
+ * a daemon thread of its own, begun by {@link Kernel#warmUp()} so that it overlaps whatever a
+ * command does before its first system call. (A warm-up leaves {@link Libc}'s direct mapping
+ * unbound: calls bind it when there are enough of them to repay it.)
  *
  * <p>A class initialisation that fails fails for good, and only the thread that ran it sees its
  * error; every later use gets "Could not initialize class". So every entry to {@link NativeIo}
@@ -41,6 +42,7 @@ final class WarmUp extends Thread {
   public void run() {
     try {
       NativeIo.initialise();
+      Libc.initialise();
     } catch (Throwable t) {
       failure = t; // for the first use; nothing is printed here
     }

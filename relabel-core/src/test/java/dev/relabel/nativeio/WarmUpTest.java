@@ -33,6 +33,43 @@ class WarmUpTest {
     assertEquals("No such file or directory", Errno.strerror(Errno.ENOENT));
   }
 
+  /**
+   * After a warm-up, a short run's few calls go through JNA's Functions and never pay for the
+   * direct mapping's binding; a walk's calls bind it in the background once there are {@link
+   * Libc#BIND_AFTER} of them, and go through it from then on.
+   */
+  @Test
+  void aWarmUpBindsTheDirectMappingOnlyOnceCallsRepayIt() throws Exception {
+    Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), Binding.class.getName(), dir.toString())
+        .redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(process.waitFor(60, TimeUnit.SECONDS), "the child did not finish");
+    assertEquals("few calls: direct=false\nmany calls: direct=true\n", out);
+  }
+
+  /** A child JVM for the test above: warms up, makes a few calls, then many. */
+  public static final class Binding {
+    public static void main(String[] args) throws Exception {
+      Kernel.warmUp();
+      Kernel kernel = Kernel.linux();
+      byte[] path = args[0].getBytes(StandardCharsets.US_ASCII);
+      kernel.lstat(path);
+      kernel.getLabel(Kernel.AT_FDCWD, Kernel.nul(path), path);
+      System.out.println("few calls: direct=" + Libc.direct);
+      for (int call = 0; call < Libc.BIND_AFTER; call++) {
+        kernel.lstat(path);
+      }
+      for (Thread thread : Thread.getAllStackTraces().keySet()) {
+        if (thread.getName().equals("relabel-jna-bind")) {
+          thread.join();
+        }
+      }
+      kernel.lstat(path);
+      System.out.println("many calls: direct=" + Libc.direct);
+    }
+  }
+
   /** {@code after}: the warm-up failed before the first use; {@code during}: the first use waits for it. */
   @ParameterizedTest
   @ValueSource(strings = {"after", "during"})
