@@ -194,7 +194,9 @@ final class Libc {
   }
 
   static int openat(int dirfd, long path, int flags, int mode) throws LastErrorException {
-    return direct ? Direct.openat(dirfd, path, flags, mode) : orThrow(OPENAT.invokeInt(new Object[] {dirfd, path, flags, mode}));
+    return direct
+        ? Direct.openat(dirfd, path, flags, mode)
+        : orThrow(OPENAT.invokeInt(new Object[] {dirfd, path, flags, mode}));
   }
 
   static int close(int fd) throws LastErrorException {
@@ -202,7 +204,9 @@ final class Libc {
   }
 
   static long getdents64(int fd, long buffer, long size) throws LastErrorException {
-    return direct ? Direct.getdents64(fd, buffer, size) : orThrow(GETDENTS64.invokeLong(new Object[] {fd, buffer, size}));
+    return direct
+        ? Direct.getdents64(fd, buffer, size)
+        : orThrow(GETDENTS64.invokeLong(new Object[] {fd, buffer, size}));
   }
 
   static int statx(int dirfd, long path, int flags, int mask, long buffer) throws LastErrorException {
@@ -225,7 +229,9 @@ final class Libc {
 
   /** As {@link #syscall}: -1 and errno, for the same reason (kernels before 6.13 read labels with it). */
   static long getxattr(byte[] path, byte[] name, Pointer value, long size) {
-    return direct ? Direct.getxattr(path, name, value, size) : counted(GETXATTR.invokeLong(new Object[] {path, name, value, size}));
+    return direct
+        ? Direct.getxattr(path, name, value, size)
+        : counted(GETXATTR.invokeLong(new Object[] {path, name, value, size}));
   }
 
   static int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags) throws LastErrorException {
@@ -264,7 +270,9 @@ final class Libc {
   }
 
   static int socket(int domain, int type, int protocol) throws LastErrorException {
-    return direct ? Direct.socket(domain, type, protocol) : orThrow(SOCKET.invokeInt(new Object[] {domain, type, protocol}));
+    return direct
+        ? Direct.socket(domain, type, protocol)
+        : orThrow(SOCKET.invokeInt(new Object[] {domain, type, protocol}));
   }
 
   static long sendto(int fd, byte[] buffer, long length, int flags, byte[] address, int addressLength)
