@@ -13,10 +13,16 @@ import java.nio.charset.StandardCharsets;
  *   ShortFloor jna FILE   also reads FILE's security.selinux through JNA (one lgetxattr, through a
  *                         JNA Function: JNA's cheapest start, with no direct mapping to bind), as
  *                         any JVM program must that asks the kernel for a label on Java 17
+ *   ShortFloor jni FILE LIB  reads it through a JNI library of one function instead
+ *                         (short-floor-jni.c, built by relabel-bench into LIB): the floor of a
+ *                         relabel that would ship a JNI library of its own instead of using JNA
  *
  * No policy, no options, no matching: what relabel restorecon -n FILE can never go below.
  */
 public final class ShortFloor {
+  /** short-floor-jni.c's one function, for the {@code jni} mode. */
+  static native long lgetxattr(byte[] path, byte[] name, byte[] value);
+
   public static void main(String[] args) {
     byte[] path = args[1].getBytes(StandardCharsets.UTF_8);
     String label = "";
@@ -25,6 +31,11 @@ public final class ShortFloor {
       byte[] value = new byte[256];
       long length = lgetxattr.invokeLong(
           new Object[] {nul(path), nul("security.selinux".getBytes(StandardCharsets.US_ASCII)), value, (long) value.length});
+      label = length <= 0 ? " (null)" : " " + new String(value, 0, (int) length, StandardCharsets.UTF_8).trim();
+    } else if (args[0].equals("jni")) {
+      System.load(args[2]);
+      byte[] value = new byte[256];
+      long length = lgetxattr(nul(path), nul("security.selinux".getBytes(StandardCharsets.US_ASCII)), value);
       label = length <= 0 ? " (null)" : " " + new String(value, 0, (int) length, StandardCharsets.UTF_8).trim();
     }
     System.out.println(args[1] + label);

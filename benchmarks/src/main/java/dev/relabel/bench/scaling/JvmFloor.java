@@ -15,16 +15,21 @@ import java.util.List;
  * {@code PREFIX/share/relabel} and {@code PREFIX/lib/relabel/jna}), with a class data sharing
  * archive made for it the way relabel's is (the classes one run of it loads, then
  * {@code -Xshare:dump}): relabel's own archive would leave the floor's lambdas and JNA's to be
- * spun at run time, and the floor would stand higher than it is.
+ * spun at run time, and the floor would stand higher than it is. Its {@code jni} mode loads
+ * {@code benchmarks/floor/short-floor-jni.c}, built here with {@code cc}.
  */
 final class JvmFloor {
   /** The source, relative to the checkout's top. */
   static final String SOURCE = "benchmarks/floor/ShortFloor.java";
+  /** The JNI library of its {@code jni} mode, relative to the checkout's top. */
+  static final String JNI_SOURCE = "benchmarks/floor/short-floor-jni.c";
 
   private final List<String> java;
+  private final Path jniLibrary;
 
-  private JvmFloor(List<String> java) {
+  private JvmFloor(List<String> java, Path jniLibrary) {
     this.java = java;
+    this.jniLibrary = jniLibrary;
   }
 
   /**
@@ -52,6 +57,7 @@ final class JvmFloor {
       throw new IOException(javac + " could not compile " + source + ": "
           + Files.readString(log, StandardCharsets.ISO_8859_1));
     }
+    Path jniLibrary = buildJniLibrary(top, scratch);
     List<String> jnaFlags = new ArrayList<>(List.of("-Djna.platform.library.path="));
     if (Files.isRegularFile(jna.resolve("libjnidispatch.so"))) {
       jnaFlags.addAll(List.of("-Djna.boot.library.path=" + jna, "-Djna.nosys=true", "-Djna.nounpack=true"));
@@ -77,7 +83,32 @@ final class JvmFloor {
         "-XX:-UsePerfData", "-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
     command.addAll(jnaFlags);
     command.addAll(List.of("-cp", classPath, "ShortFloor"));
-    return new JvmFloor(command);
+    return new JvmFloor(command, jniLibrary);
+  }
+
+  /**
+   * Builds {@value #JNI_SOURCE} with {@code cc -O2 -shared} against the JNI headers of the JDK this
+   * harness runs on (the JNI interface is the same in every JDK); its path.
+   */
+  private static Path buildJniLibrary(Path top, Path scratch) throws IOException, InterruptedException {
+    Path source = top.resolve(JNI_SOURCE);
+    Path include = Path.of(System.getProperty("java.home"), "include");
+    if (!Files.isRegularFile(include.resolve("jni.h"))) {
+      throw new IOException(include + "/jni.h is missing: run relabel-bench on a JDK, not a JRE");
+    }
+    Path library = scratch.resolve("libshortfloor.so");
+    Path log = scratch.resolve("cc-short-floor.log");
+    Process cc;
+    try {
+      cc = new ProcessBuilder(List.of("cc", "-O2", "-shared", "-fPIC", "-I" + include, "-I" + include.resolve("linux"),
+          "-o", library.toString(), source.toString())).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    } catch (IOException e) {
+      throw new IOException("the JNI floor builds " + JNI_SOURCE + " with cc, which is not installed: apt-get install gcc", e);
+    }
+    if (cc.waitFor() != 0) {
+      throw new IOException("cc could not build " + source + ": " + Files.readString(log, StandardCharsets.ISO_8859_1));
+    }
+    return library;
   }
 
   private static void run(List<String> command, Path log) throws IOException, InterruptedException {
@@ -95,6 +126,13 @@ final class JvmFloor {
   /** As {@link #withJar}, and one lgetxattr of {@code file} through JNA. */
   List<String> withJna(Path file) {
     return with("jna", file);
+  }
+
+  /** As {@link #withJar}, and one lgetxattr of {@code file} through a JNI library of one function. */
+  List<String> withJni(Path file) {
+    List<String> command = with("jni", file);
+    command.add(jniLibrary.toString());
+    return command;
   }
 
   private List<String> with(String mode, Path file) {

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
  * {@code relabel lookup FILE}, {@code relabel --version}), against a bare {@code java -version}
  * with the launcher's JIT and collector flags (the JVM's own floor), the floors of a JVM program
  * on relabel's runtime ({@link JvmFloor}: its start with relabel.jar, and that plus JNA's first
- * call), and the reference setfiles on the same file: every command once per round, rounds
+ * call, or instead a JNI library's), and the reference setfiles on the same file: every command once per round, rounds
  * alternating the order, medians. Nothing is
  * written: the policy is used as it is, and the results say whether its compiled form was fresh.
  */
@@ -76,10 +76,12 @@ public final class ShortRunsBench implements Callable<Integer> {
         "-version"));
     Files.createDirectories(out);
     Path scratch = Files.createTempDirectory("relabel-bench-short-");
-    // The floors of a one-file run on this JVM: its start with relabel.jar, then also JNA's.
+    // The floors of a one-file run on this JVM: its start with relabel.jar, then also JNA's, and
+    // instead a JNI library's (what relabel would cost with one of its own).
     JvmFloor floor = JvmFloor.build(ScalingCommand.checkout(launcher), launcher, javaCommand, scratch);
     tools.put("JVM + relabel.jar (floor)", floor.withJar(file));
     tools.put("JVM + relabel.jar + JNA lgetxattr (floor)", floor.withJna(file));
+    tools.put("JVM + relabel.jar + JNI lgetxattr (floor)", floor.withJni(file));
     tools.put("relabel --version", List.of(launcher.toString(), "--version"));
     tools.put("relabel restorecon -n FILE", List.of(launcher.toString(), "restorecon", "-n", file.toString()));
     tools.put("relabel setfiles -n FILE_CONTEXTS FILE",

@@ -155,7 +155,7 @@ class ScalingHarnessIT {
     assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
     List<String> csv = Files.readAllLines(out.resolve("short.csv"));
     assertEquals(List.of("java -version", "JVM + relabel.jar (floor)", "JVM + relabel.jar + JNA lgetxattr (floor)",
-        "relabel --version", "relabel restorecon -n FILE",
+        "JVM + relabel.jar + JNI lgetxattr (floor)", "relabel --version", "relabel restorecon -n FILE",
         "relabel setfiles -n FILE_CONTEXTS FILE", "relabel lookup FILE", "setfiles 3.4 -n FILE_CONTEXTS FILE"),
         csv.stream().skip(1).map(line -> line.substring(1, line.indexOf('"', 1))).toList());
     String md = Files.readString(out.resolve("short.md"));
