@@ -16,6 +16,9 @@ cp "$sample/file_contexts" "$work/"
 mkdir -p "$work/tree/etc" "$work/tree/usr/bin"
 : > "$work/tree/etc/passwd"
 : > "$work/tree/usr/bin/ls"
+# A second name of one file: a walk that meets a hard link decides its label after the walk
+# (Walk.labelMultiLinked), and that code's classes and lambdas belong in the archive too.
+ln "$work/tree/usr/bin/ls" "$work/tree/usr/bin/dir"
 n=0
 run() {
   n=$((n + 1))
@@ -23,8 +26,9 @@ run() {
     >/dev/null 2>&1 || true
 }
 run demo
-run setfiles -n -v "$work/file_contexts" "$work/tree"
-run setfiles -n --json "$work/file_contexts" "$work/tree"
+# -r: the tree as the root the policy's paths name (under /tmp the sample policy labels nothing).
+run setfiles -n -v -r "$work/tree" "$work/file_contexts" "$work/tree"
+run setfiles -n --json -r "$work/tree" "$work/file_contexts" "$work/tree"
 run compile -f "$work/file_contexts"
 run lookup -f "$work/file_contexts" /etc/passwd /usr/bin/ls
 run lookup --json -f "$work/file_contexts" /etc/passwd
