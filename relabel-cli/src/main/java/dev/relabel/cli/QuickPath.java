@@ -5,20 +5,23 @@ import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.QuickVerb;
 import dev.relabel.cli.common.UsageErrors;
+import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.lookup.LookupCommand;
 import dev.relabel.cli.setfiles.RestoreconCommand;
 import dev.relabel.cli.setfiles.SetfilesCommand;
+import java.io.PrintWriter;
 import java.util.List;
 
 /**
  * The short invocations package scripts and admins run most ({@code restorecon}, {@code setfiles}
- * and {@code lookup} with a few letters and some paths) without picocli, whose command model cost
- * more than the rest of such a run. {@link Getopt} reads the arguments, each verb and mixin applies
- * its own letters (beside their picocli declarations), and the verb runs as on picocli's path
- * ({@link QuickVerb#run}), its failures reported by the same {@link FailureReport}. Whenever the
- * quick path cannot be sure that picocli would read the arguments the same way, and find no usage
- * error, it declines and picocli's path runs: only a run with the same output, status and labels
- * on both is ever taken here ({@code QuickPathDifferentialTest} checks that).
+ * and {@code lookup} with a few letters and some paths, and {@code relabel --version}) without
+ * picocli, whose command model cost more than the rest of such a run. {@link Getopt} reads the
+ * arguments, each verb and mixin applies its own letters (beside their picocli declarations), and
+ * the verb runs as on picocli's path ({@link QuickVerb#run}), its failures reported by the same
+ * {@link FailureReport}. Whenever the quick path cannot be sure that picocli would read the
+ * arguments the same way, and find no usage error, it declines and picocli's path runs: only a run
+ * with the same output, status and labels on both is ever taken here
+ * ({@code QuickPathDifferentialTest} checks that).
  */
 final class QuickPath {
   private QuickPath() {}
@@ -53,6 +56,15 @@ final class QuickPath {
 
   /** Runs {@code args} on {@code io} when the quick path takes them: the exit status; null when it declines. */
   static Integer run(String[] args, Io io) {
+    if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+      // What picocli prints for the top command's --version, without building its model first.
+      PrintWriter out = io.outWriter();
+      for (String line : VersionProvider.lines()) {
+        out.println(line);
+      }
+      out.flush();
+      return 0;
+    }
     QuickVerb verb = read(args, io);
     if (verb == null) {
       return null;

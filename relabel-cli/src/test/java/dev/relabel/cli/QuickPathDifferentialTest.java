@@ -115,6 +115,12 @@ class QuickPathDifferentialTest {
   /** {T}: the tree; {S}: a spec file for it; {B}: a malformed one; {X}: a file that does not exist. */
   static Stream<Case> cases() {
     return Stream.of(
+        // the version, alone; with anything else picocli's
+        quick("--version"),
+        quick("-V"),
+        declined("--version", "-V"),
+        declined("-V", "lookup"),
+        declined("--version=x"),
         // restorecon, with the system's policy
         quick("restorecon", "-n", "{T}/a"),
         quick("restorecon", "-nv", "{T}/a"),
@@ -273,7 +279,7 @@ class QuickPathDifferentialTest {
         declined("lookup", "-f", "{S}", "/etc/passwd", "-m", "dir"),
         // the other verbs are picocli's
         declined("chcon", "-v", ETC, "{T}/a"),
-        declined("--version"),
+        declined("--help"),
         declined());
   }
 

@@ -24,6 +24,11 @@ public final class VersionProvider implements IVersionProvider {
 
   @Override
   public String[] getVersion() {
+    return lines();
+  }
+
+  /** What {@code --version} prints, a line each (the quick path prints them without picocli). */
+  public static String[] lines() {
     List<String> lines = new ArrayList<>();
     lines.add("relabel " + version());
     String built = buildInfo();
