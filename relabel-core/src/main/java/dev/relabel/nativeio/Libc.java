@@ -98,12 +98,6 @@ final class Libc {
     }
   }
 
-  /** {@code result}, counted as {@link #counted()}. */
-  private static long counted(long result) {
-    counted();
-    return result;
-  }
-
   private static void beginBinding() {
     synchronized (Libc.class) {
       if (!bindingBegun) {
@@ -176,9 +170,20 @@ final class Libc {
         throws LastErrorException;
   }
 
+  /** {@code function}'s int result, the call counted ({@link #counted}). */
+  private static int callInt(Function function, Object... arguments) {
+    counted();
+    return function.invokeInt(arguments);
+  }
+
+  /** {@code function}'s long result, the call counted ({@link #counted}). */
+  private static long callLong(Function function, Object... arguments) {
+    counted();
+    return function.invokeLong(arguments);
+  }
+
   /** A {@link Function}'s -1 as the direct mapping's {@code throws LastErrorException} makes it. */
   private static int orThrow(int result) {
-    counted();
     if (result == -1) {
       throw new LastErrorException(Native.getLastError());
     }
@@ -186,7 +191,6 @@ final class Libc {
   }
 
   private static long orThrow(long result) {
-    counted();
     if (result == -1) {
       throw new LastErrorException(Native.getLastError());
     }
@@ -196,23 +200,23 @@ final class Libc {
   static int openat(int dirfd, long path, int flags, int mode) throws LastErrorException {
     return direct
         ? Direct.openat(dirfd, path, flags, mode)
-        : orThrow(OPENAT.invokeInt(new Object[] {dirfd, path, flags, mode}));
+        : orThrow(callInt(OPENAT, dirfd, path, flags, mode));
   }
 
   static int close(int fd) throws LastErrorException {
-    return direct ? Direct.close(fd) : orThrow(CLOSE.invokeInt(new Object[] {fd}));
+    return direct ? Direct.close(fd) : orThrow(callInt(CLOSE, fd));
   }
 
   static long getdents64(int fd, long buffer, long size) throws LastErrorException {
     return direct
         ? Direct.getdents64(fd, buffer, size)
-        : orThrow(GETDENTS64.invokeLong(new Object[] {fd, buffer, size}));
+        : orThrow(callLong(GETDENTS64, fd, buffer, size));
   }
 
   static int statx(int dirfd, long path, int flags, int mask, long buffer) throws LastErrorException {
     return direct
         ? Direct.statx(dirfd, path, flags, mask, buffer)
-        : orThrow(STATX.invokeInt(new Object[] {dirfd, path, flags, mask, buffer}));
+        : orThrow(callInt(STATX, dirfd, path, flags, mask, buffer));
   }
 
   /**
@@ -224,32 +228,32 @@ final class Libc {
   static long syscall(long number, int dirfd, long path, int atFlags, long name, long args, long size) {
     return direct
         ? Direct.syscall(number, dirfd, path, atFlags, name, args, size)
-        : counted(SYSCALL.invokeLong(new Object[] {number, dirfd, path, atFlags, name, args, size}));
+        : callLong(SYSCALL, number, dirfd, path, atFlags, name, args, size);
   }
 
   /** As {@link #syscall}: -1 and errno, for the same reason (kernels before 6.13 read labels with it). */
   static long getxattr(byte[] path, byte[] name, Pointer value, long size) {
     return direct
         ? Direct.getxattr(path, name, value, size)
-        : counted(GETXATTR.invokeLong(new Object[] {path, name, value, size}));
+        : callLong(GETXATTR, path, name, value, size);
   }
 
   static int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags) throws LastErrorException {
     return direct
         ? Direct.setxattr(path, name, value, size, flags)
-        : orThrow(SETXATTR.invokeInt(new Object[] {path, name, value, size, flags}));
+        : orThrow(callInt(SETXATTR, path, name, value, size, flags));
   }
 
   static int fstatfs(int fd, Pointer buffer) throws LastErrorException {
-    return direct ? Direct.fstatfs(fd, buffer) : orThrow(FSTATFS.invokeInt(new Object[] {fd, buffer}));
+    return direct ? Direct.fstatfs(fd, buffer) : orThrow(callInt(FSTATFS, fd, buffer));
   }
 
   static int statfs(byte[] path, Pointer buffer) throws LastErrorException {
-    return direct ? Direct.statfs(path, buffer) : orThrow(STATFS.invokeInt(new Object[] {path, buffer}));
+    return direct ? Direct.statfs(path, buffer) : orThrow(callInt(STATFS, path, buffer));
   }
 
   static int isatty(int fd) {
-    return direct ? Direct.isatty(fd) : (int) counted(ISATTY.invokeInt(new Object[] {fd}));
+    return direct ? Direct.isatty(fd) : callInt(ISATTY, fd);
   }
 
   static String strerror(int errno) {
@@ -272,13 +276,13 @@ final class Libc {
   static int socket(int domain, int type, int protocol) throws LastErrorException {
     return direct
         ? Direct.socket(domain, type, protocol)
-        : orThrow(SOCKET.invokeInt(new Object[] {domain, type, protocol}));
+        : orThrow(callInt(SOCKET, domain, type, protocol));
   }
 
   static long sendto(int fd, byte[] buffer, long length, int flags, byte[] address, int addressLength)
       throws LastErrorException {
     return direct
         ? Direct.sendto(fd, buffer, length, flags, address, addressLength)
-        : orThrow(SENDTO.invokeLong(new Object[] {fd, buffer, length, flags, address, addressLength}));
+        : orThrow(callLong(SENDTO, fd, buffer, length, flags, address, addressLength));
   }
 }
