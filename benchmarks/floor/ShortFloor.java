@@ -29,16 +29,24 @@ public final class ShortFloor {
     if (args[0].equals("jna")) {
       Function lgetxattr = NativeLibrary.getInstance("libc.so.6").getFunction("lgetxattr");
       byte[] value = new byte[256];
-      long length = lgetxattr.invokeLong(
-          new Object[] {nul(path), nul("security.selinux".getBytes(StandardCharsets.US_ASCII)), value, (long) value.length});
-      label = length <= 0 ? " (null)" : " " + new String(value, 0, (int) length, StandardCharsets.UTF_8).trim();
+      long length = lgetxattr.invokeLong(new Object[] {nul(path), selinux(), value, (long) value.length});
+      label = shown(value, length);
     } else if (args[0].equals("jni")) {
       System.load(args[2]);
       byte[] value = new byte[256];
-      long length = lgetxattr(nul(path), nul("security.selinux".getBytes(StandardCharsets.US_ASCII)), value);
-      label = length <= 0 ? " (null)" : " " + new String(value, 0, (int) length, StandardCharsets.UTF_8).trim();
+      label = shown(value, lgetxattr(nul(path), selinux(), value));
     }
     System.out.println(args[1] + label);
+  }
+
+  /** The attribute's name, NUL-terminated: made in the modes that read it, not in the jar floor's. */
+  private static byte[] selinux() {
+    return nul("security.selinux".getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /** The label as printed after the path: " (null)" when there is none. */
+  private static String shown(byte[] value, long length) {
+    return length <= 0 ? " (null)" : " " + new String(value, 0, (int) length, StandardCharsets.UTF_8).trim();
   }
 
   private static byte[] nul(byte[] bytes) {

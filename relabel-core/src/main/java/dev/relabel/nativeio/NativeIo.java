@@ -13,8 +13,8 @@ import java.util.List;
  * {@code UnixNativeDispatcher}): the only door to the kernel: the few Linux system calls a relabel
  * needs, through the C library's functions in {@link Libc}, for x86-64 and aarch64. Every entry is
  * reached through its directory's descriptor ({@code *at} calls with {@code AT_SYMLINK_NOFOLLOW}),
- * so a path component swapped for a symlink is never followed. A failed call throws a {@link NativeIoException} carrying the errno
- * and the path; nothing else here knows about errno.
+ * so a path component swapped for a symlink is never followed. A failed call throws a
+ * {@link NativeIoException} carrying the errno and the path; nothing else here knows about errno.
  *
  * <p>Labels are read and written with {@code getxattrat}/{@code setxattrat} (Linux 6.13+). On an
  * older kernel the first ENOSYS switches, once, to the race-free fallback libselinux uses: an

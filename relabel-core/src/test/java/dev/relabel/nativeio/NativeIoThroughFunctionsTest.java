@@ -2,6 +2,7 @@ package dev.relabel.nativeio;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.sun.jna.LastErrorException;
 import org.junit.jupiter.api.AfterEach;
@@ -29,8 +30,7 @@ class NativeIoThroughFunctionsTest extends NativeIoTest {
   void callsGoThroughFunctions() {
     assertFalse(Libc.direct);
     // close(-1): EBADF, thrown by the Function's way as the direct mapping throws it.
-    LastErrorException thrown = org.junit.jupiter.api.Assertions.assertThrows(LastErrorException.class,
-        () -> Libc.close(-1));
+    LastErrorException thrown = assertThrows(LastErrorException.class, () -> Libc.close(-1));
     assertEquals(Errno.EBADF, thrown.getErrorCode());
     assertEquals("No such file or directory", Libc.strerror(Errno.ENOENT));
   }

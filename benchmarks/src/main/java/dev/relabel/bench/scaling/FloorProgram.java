@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,19 +33,31 @@ public final class FloorProgram {
       throw new IOException("--floor: " + source + " is missing (run relabel-bench from a checkout)");
     }
     Path binary = scratch.resolve("check-floor");
-    Path log = scratch.resolve("cc-floor.log");
+    cc(List.of("-O2", "-o", binary.toString()), source, scratch.resolve("cc-floor.log"),
+        "--floor builds " + SOURCE + " with cc, which is not installed: apt-get install gcc, or leave out --floor");
+    return binary;
+  }
+
+  /**
+   * Runs {@code cc OPTIONS SOURCE}, its output to {@code log}: fails with {@code notInstalled} when
+   * cc cannot start, and with cc's words when it fails. The floors' C builds ({@link JvmFloor}'s
+   * too) go through here.
+   */
+  static void cc(List<String> options, Path source, Path log, String notInstalled)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>();
+    command.add("cc");
+    command.addAll(options);
+    command.add(source.toString());
     Process cc;
     try {
-      cc = new ProcessBuilder(List.of("cc", "-O2", "-o", binary.toString(), source.toString()))
-          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      cc = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     } catch (IOException e) {
-      throw new IOException("--floor builds " + SOURCE + " with cc, which is not installed: apt-get install gcc, "
-          + "or leave out --floor", e);
+      throw new IOException(notInstalled, e);
     }
     if (cc.waitFor() != 0) {
       throw new IOException("cc could not build " + source + ": " + Files.readString(log, StandardCharsets.ISO_8859_1));
     }
-    return binary;
   }
 
   /** Runs it once on {@code tree}: what it counted and how it read labels. Fails unless it exits 0. */

@@ -97,17 +97,9 @@ final class JvmFloor {
       throw new IOException(include + "/jni.h is missing: run relabel-bench on a JDK, not a JRE");
     }
     Path library = scratch.resolve("libshortfloor.so");
-    Path log = scratch.resolve("cc-short-floor.log");
-    Process cc;
-    try {
-      cc = new ProcessBuilder(List.of("cc", "-O2", "-shared", "-fPIC", "-I" + include, "-I" + include.resolve("linux"),
-          "-o", library.toString(), source.toString())).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    } catch (IOException e) {
-      throw new IOException("the JNI floor builds " + JNI_SOURCE + " with cc, which is not installed: apt-get install gcc", e);
-    }
-    if (cc.waitFor() != 0) {
-      throw new IOException("cc could not build " + source + ": " + Files.readString(log, StandardCharsets.ISO_8859_1));
-    }
+    FloorProgram.cc(List.of("-O2", "-shared", "-fPIC", "-I" + include, "-I" + include.resolve("linux"),
+        "-o", library.toString()), source, scratch.resolve("cc-short-floor.log"),
+        "the JNI floor builds " + JNI_SOURCE + " with cc, which is not installed: apt-get install gcc");
     return library;
   }
 
