@@ -11,7 +11,9 @@ import java.util.Arrays;
  * <ul>
  *   <li>the specs whose required prefix the directory's key (plus '/') already satisfies, less
  *       those that can no longer match anything beneath it (their shape or expression failed on
- *       {@code KEY/} before reaching its end), in libselinux's order;
+ *       {@code KEY/} before reaching its end), in libselinux's order; and of those, the ones
+ *       whose required literals a child's key {@code KEY/NAME} can still hold, with how much of
+ *       them {@code KEY/} already holds, so that a child's lookup searches only its name;
  *   <li>the trie node at {@code KEY/}, from which a child's name walks to the specs whose prefix
  *       reaches into the name.
  * </ul>
@@ -32,17 +34,55 @@ public final class DirectoryMatch {
   private final String childPrefix;
   /** Specs whose required prefix is no longer than {@code childPrefix}, still able to match. */
   private final int[] candidates;
+  /**
+   * Those of {@code candidates} that can match a child's key, {@code childPrefix + NAME}: what a
+   * lookup tries. The rest may still match deeper down, so {@link #enter} starts from all.
+   */
+  private final int[] childCandidates;
+  /** For each of {@code childCandidates}, its {@link CompiledSpec#childProgress} here. */
+  private final int[] childProgress;
   /** The trie node at {@code childPrefix}; {@link PrefixIndex#NONE} when no spec's prefix reaches it. */
   private final int below;
 
-  private DirectoryMatch(
-      LabelMatcher matcher, String cleanPath, String key, String childPrefix, int[] candidates, int below) {
+  private DirectoryMatch(LabelMatcher matcher, String cleanPath, String key, String childPrefix,
+      int[] candidates, int[] childCandidates, int[] childProgress, int below) {
     this.matcher = matcher;
     this.cleanPath = cleanPath;
     this.key = key;
     this.childPrefix = childPrefix;
     this.candidates = candidates;
+    this.childCandidates = childCandidates;
+    this.childProgress = childProgress;
     this.below = below;
+  }
+
+  /**
+   * The state of a directory, from {@code found}: the specs (sorted) whose required prefix
+   * {@code childPrefix} satisfies, narrowed here to those that may still match beneath it and,
+   * of those, the ones a child's key may match.
+   */
+  private static DirectoryMatch narrowed(
+      LabelMatcher matcher, String cleanPath, String key, String childPrefix, int[] found, int below) {
+    int[] kept = new int[found.length];
+    int[] forChildren = new int[found.length];
+    int[] progress = new int[found.length];
+    int keptCount = 0;
+    int childCount = 0;
+    for (int rank : found) {
+      CompiledSpec spec = matcher.spec(rank);
+      if (!spec.mayMatchExtensionOf(childPrefix)) {
+        continue;
+      }
+      kept[keptCount++] = rank;
+      int childProgress = spec.childProgress(childPrefix);
+      if (childProgress != CompiledSpec.NO_CHILD) {
+        forChildren[childCount] = rank;
+        progress[childCount++] = childProgress;
+      }
+    }
+    return new DirectoryMatch(matcher, cleanPath, key, childPrefix,
+        keptCount == found.length ? found : Arrays.copyOf(kept, keptCount),
+        Arrays.copyOf(forChildren, childCount), Arrays.copyOf(progress, childCount), below);
   }
 
   /** The state for a cleaned path, computed from the trie alone. */
@@ -58,24 +98,11 @@ public final class DirectoryMatch {
     }
     count = index.collect(PrefixIndex.ROOT, childPrefix, 0, runs, count);
     int[] found = merge(new int[0], index.ranks(), runs, count);
-    return new DirectoryMatch(matcher, cleanPath, key, childPrefix, narrow(matcher, found, childPrefix),
-        index.find(childPrefix));
+    return narrowed(matcher, cleanPath, key, childPrefix, found, index.find(childPrefix));
   }
 
   private static String childPrefix(String key) {
     return key.equals("/") ? "/" : key + "/";
-  }
-
-  /** The candidates that may still match a key extending {@code childPrefix}. */
-  private static int[] narrow(LabelMatcher matcher, int[] ranks, String childPrefix) {
-    int[] kept = new int[ranks.length];
-    int count = 0;
-    for (int rank : ranks) {
-      if (matcher.spec(rank).mayMatchExtensionOf(childPrefix)) {
-        kept[count++] = rank;
-      }
-    }
-    return count == ranks.length ? ranks : Arrays.copyOf(kept, count);
   }
 
   /**
@@ -127,7 +154,8 @@ public final class DirectoryMatch {
     PrefixIndex index = matcher.index();
     long[] runs = new long[index.maxLists()];
     int count = below == PrefixIndex.NONE ? 0 : index.collect(below, childKey, childPrefix.length(), runs, 0);
-    return RankMerge.first(matcher, candidates, index.ranks(), runs, count, childKey, type);
+    return RankMerge.first(matcher, childCandidates, childProgress, index.ranks(), runs, count, childKey,
+        childPrefix.length(), type);
   }
 
   /** The state of the subdirectory {@code name}. */
@@ -152,7 +180,7 @@ public final class DirectoryMatch {
       next = index.child(next, grandchildPrefix.charAt(i));
     }
     int[] found = merge(candidates, index.ranks(), runs, count);
-    return new DirectoryMatch(matcher, path, childKey, grandchildPrefix, narrow(matcher, found, grandchildPrefix), next);
+    return narrowed(matcher, path, childKey, grandchildPrefix, found, next);
   }
 
   private String childPath(String name) {

@@ -14,15 +14,18 @@ final class RankMerge {
    * The first of the candidates that admits {@code type} and matches {@code key}: those of
    * {@code first} (sorted; null for none) and those of {@code runs[0..count)}, each a
    * {@link PrefixIndex#rankRun} of {@code ranks}. The runs are used up: their starts advance.
+   *
+   * @param firstProgress with {@code first}: each one's {@link CompiledSpec#childProgress} for the
+   *     directory whose child {@code key} is, its name starting at {@code nameStart}
    */
-  static Label first(LabelMatcher matcher, int[] first, int[] ranks, long[] runs, int count, String key,
-      FileType type) {
+  static Label first(LabelMatcher matcher, int[] first, int[] firstProgress, int[] ranks, long[] runs, int count,
+      String key, int nameStart, FileType type) {
     int next = 0;
     int firstLength = first == null ? 0 : first.length;
     if (count == 0) {
       for (; next < firstLength; next++) {
         CompiledSpec spec = matcher.spec(first[next]);
-        if (spec.fileType.admits(type) && spec.matches(key)) {
+        if (spec.fileType.admits(type) && spec.matchesChild(key, nameStart, firstProgress[next])) {
           return spec.label();
         }
       }
@@ -51,13 +54,16 @@ final class RankMerge {
       if (bestRank == Integer.MAX_VALUE) {
         return Label.noMatch();
       }
+      CompiledSpec spec = matcher.spec(bestRank);
+      boolean matches;
       if (best < 0) {
+        matches = spec.fileType.admits(type) && spec.matchesChild(key, nameStart, firstProgress[next]);
         next++;
       } else {
         runs[best] += 1L << 32;
+        matches = spec.fileType.admits(type) && spec.matches(key);
       }
-      CompiledSpec spec = matcher.spec(bestRank);
-      if (spec.fileType.admits(type) && spec.matches(key)) {
+      if (matches) {
         return spec.label();
       }
     }
