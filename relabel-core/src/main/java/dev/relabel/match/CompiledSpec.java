@@ -282,24 +282,67 @@ final class CompiledSpec {
   /** In {@link #childProgress}'s answer: the run it names begins in the directory's key. */
   private static final int STRADDLES = 1 << 30;
 
+  /** {@link #runsFound}'s {@code before} for a key of which nothing has been searched yet. */
+  static final long NOT_SEARCHED = -1;
+
   /**
-   * How much of this spec's required literals the keys of a directory's children, {@code
-   * childPrefix + NAME} with NAME one path component, already hold in {@code childPrefix} (a
-   * directory's key and '/'), so that a child's lookup searches only its name: the index of the
-   * first required run that lies in NAME, flagged when that run must begin in {@code childPrefix}
-   * (at its last '/') and NAME must begin with the rest; {@link #NO_CHILD} when no NAME can hold
-   * them all. A walk of /usr tries each entry against some twenty such expressions, most of which
-   * no name in that directory can satisfy (a required {@code /xfce4/session/...} under
-   * {@code /usr/lib/x86_64-linux-gnu/}): they are dropped once per directory instead.
+   * How far {@code childPrefix} (a directory's key and '/') holds this spec's required runs,
+   * found leftmost first as {@link #hasRequiredLiterals} finds them: the index of the first run
+   * not found in it (high 32 bits) and where the search for it starts (low 32). A directory
+   * continues its parent's answer rather than searching its whole key again.
+   *
+   * @param before this answer for the first {@code searchedTo} characters of {@code childPrefix}
+   *     (its parent's childPrefix), or {@link #NOT_SEARCHED}
+   * @return 0 for a spec decided without literals
+   */
+  long runsFound(String childPrefix, long before, int searchedTo) {
+    Prepared p = prepared();
+    if (p.shape != Shape.EXPRESSION) {
+      return 0;
+    }
+    String[] runs = p.requiredRuns;
+    int i;
+    int from;
+    int resume;
+    if (before == NOT_SEARCHED) {
+      i = p.runsAtStart;
+      from = p.runsAtStart == 0 ? 0 : runs[0].length();
+      resume = from;
+    } else {
+      i = (int) (before >>> 32);
+      from = (int) before;
+      // Run i was not found in the first searchedTo characters: only a place ending later can hold it.
+      resume = i < runs.length ? Math.max(from, searchedTo - runs[i].length() + 1) : from;
+    }
+    for (; i < runs.length; i++) {
+      int at = childPrefix.indexOf(runs[i], resume);
+      if (at < 0) {
+        break;
+      }
+      from = at + runs[i].length();
+      resume = from;
+    }
+    return (long) i << 32 | from;
+  }
+
+  /**
+   * Whether the keys of a directory's children, {@code childPrefix + NAME} with NAME one path
+   * component, can hold this spec's required literals, given how far {@code childPrefix} holds
+   * them ({@link #runsFound}), and if so where a child's lookup resumes the search in its name:
+   * the index of the first run that lies in NAME, flagged when that run must begin in {@code
+   * childPrefix} (at its last '/') and NAME must begin with the rest; {@link #NO_CHILD} when no
+   * NAME can. A walk of /usr tried each entry against some twenty expressions, most of which no
+   * name in its directory could complete (a required {@code /xfce4/session/...} under {@code
+   * /usr/lib/x86_64-linux-gnu/}): they are dropped once per directory instead.
    *
    * <p>Sound because NAME holds no '/': a run without '/' that is not found in {@code
    * childPrefix} can only lie in NAME (it cannot cover the final '/'), and a run with a '/' not
-   * found there must end {@code childPrefix} with its last '/'. Runs are matched leftmost first,
-   * as {@link #hasRequiredLiterals} does, which is never later than any other placement.
+   * found there must end {@code childPrefix} with its last '/'. Runs are found leftmost first,
+   * which is never later than any other placement.
    *
    * @return 0 for a spec decided without literals (shapes, expressions without runs)
    */
-  int childProgress(String childPrefix) {
+  int childProgress(String childPrefix, long runsFound) {
     Prepared p = prepared();
     if (p.shape != Shape.EXPRESSION) {
       return 0;
@@ -309,24 +352,19 @@ final class CompiledSpec {
     if (p.suffixHead > 0 && !endsWith(childPrefix, end, p.requiredSuffix, p.suffixHead)) {
       return NO_CHILD;
     }
-    String[] runs = p.requiredRuns;
-    int from = p.runsAtStart == 0 ? 0 : runs[0].length();
-    for (int i = p.runsAtStart; i < runs.length; i++) {
-      int at = childPrefix.indexOf(runs[i], from);
-      if (at >= 0) {
-        from = at + runs[i].length();
-        continue;
-      }
-      if (p.lastRunWithSlash > i) {
-        return NO_CHILD;
-      }
-      int head = p.runHeads[i];
-      if (head == 0) {
-        return i;
-      }
-      return end - head < from || !endsWith(childPrefix, end, runs[i], head) ? NO_CHILD : i | STRADDLES;
+    int i = (int) (runsFound >>> 32);
+    int from = (int) runsFound;
+    if (i == p.requiredRuns.length) {
+      return i;
     }
-    return runs.length;
+    if (p.lastRunWithSlash > i) {
+      return NO_CHILD;
+    }
+    int head = p.runHeads[i];
+    if (head == 0) {
+      return i;
+    }
+    return end - head < from || !endsWith(childPrefix, end, p.requiredRuns[i], head) ? NO_CHILD : i | STRADDLES;
   }
 
   /** Whether {@code s[0..end)} ends with {@code part[0..length)}. */

@@ -34,6 +34,8 @@ public final class DirectoryMatch {
   private final String childPrefix;
   /** Specs whose required prefix is no longer than {@code childPrefix}, still able to match. */
   private final int[] candidates;
+  /** For each of {@code candidates}, how far {@code childPrefix} holds its required runs. */
+  private final long[] runsFound;
   /**
    * Those of {@code candidates} that can match a child's key, {@code childPrefix + NAME}: what a
    * lookup tries. The rest may still match deeper down, so {@link #enter} starts from all.
@@ -45,12 +47,13 @@ public final class DirectoryMatch {
   private final int below;
 
   private DirectoryMatch(LabelMatcher matcher, String cleanPath, String key, String childPrefix,
-      int[] candidates, int[] childCandidates, int[] childProgress, int below) {
+      int[] candidates, long[] runsFound, int[] childCandidates, int[] childProgress, int below) {
     this.matcher = matcher;
     this.cleanPath = cleanPath;
     this.key = key;
     this.childPrefix = childPrefix;
     this.candidates = candidates;
+    this.runsFound = runsFound;
     this.childCandidates = childCandidates;
     this.childProgress = childProgress;
     this.below = below;
@@ -60,28 +63,36 @@ public final class DirectoryMatch {
    * The state of a directory, from {@code found}: the specs (sorted) whose required prefix
    * {@code childPrefix} satisfies, narrowed here to those that may still match beneath it and,
    * of those, the ones a child's key may match.
+   *
+   * @param searchedTo how much of {@code childPrefix} {@code found}'s runsFound cover (its
+   *     parent's childPrefix)
    */
-  private static DirectoryMatch narrowed(
-      LabelMatcher matcher, String cleanPath, String key, String childPrefix, int[] found, int below) {
+  private static DirectoryMatch narrowed(LabelMatcher matcher, String cleanPath, String key, String childPrefix,
+      Found candidates, int searchedTo, int below) {
+    int[] found = candidates.ranks();
+    long[] foundRuns = candidates.runsFound();
     int[] kept = new int[found.length];
+    long[] keptRuns = new long[found.length];
     int[] forChildren = new int[found.length];
     int[] progress = new int[found.length];
     int keptCount = 0;
     int childCount = 0;
-    for (int rank : found) {
-      CompiledSpec spec = matcher.spec(rank);
+    for (int k = 0; k < found.length; k++) {
+      CompiledSpec spec = matcher.spec(found[k]);
       if (!spec.mayMatchExtensionOf(childPrefix)) {
         continue;
       }
-      kept[keptCount++] = rank;
-      int childProgress = spec.childProgress(childPrefix);
+      long runs = spec.runsFound(childPrefix, foundRuns[k], searchedTo);
+      kept[keptCount] = found[k];
+      keptRuns[keptCount++] = runs;
+      int childProgress = spec.childProgress(childPrefix, runs);
       if (childProgress != CompiledSpec.NO_CHILD) {
-        forChildren[childCount] = rank;
+        forChildren[childCount] = found[k];
         progress[childCount++] = childProgress;
       }
     }
     return new DirectoryMatch(matcher, cleanPath, key, childPrefix,
-        keptCount == found.length ? found : Arrays.copyOf(kept, keptCount),
+        keptCount == found.length ? found : Arrays.copyOf(kept, keptCount), Arrays.copyOf(keptRuns, keptCount),
         Arrays.copyOf(forChildren, childCount), Arrays.copyOf(progress, childCount), below);
   }
 
@@ -97,36 +108,52 @@ public final class DirectoryMatch {
       runs[count++] = index.rankRun(PrefixIndex.ROOT);
     }
     count = index.collect(PrefixIndex.ROOT, childPrefix, 0, runs, count);
-    int[] found = merge(new int[0], index.ranks(), runs, count);
-    return narrowed(matcher, cleanPath, key, childPrefix, found, index.find(childPrefix));
+    Found found = merge(new int[0], new long[0], index.ranks(), runs, count);
+    return narrowed(matcher, cleanPath, key, childPrefix, found, 0, index.find(childPrefix));
   }
 
   private static String childPrefix(String key) {
     return key.equals("/") ? "/" : key + "/";
   }
 
+  /** Candidate specs in rank order, with how far a key already holds each one's required runs. */
+  private record Found(int[] ranks, long[] runsFound) {}
+
   /**
-   * The sorted union of {@code first} and the runs {@code runs[0..count)} of {@code ranks}, each
-   * sorted and all disjoint.
+   * The sorted union of {@code first} (with {@code firstRuns}) and the runs {@code runs[0..count)}
+   * of {@code ranks}, each sorted and all disjoint; the specs from the runs have not been
+   * searched. The runs are used up.
    */
-  private static int[] merge(int[] first, int[] ranks, long[] runs, int count) {
+  private static Found merge(int[] first, long[] firstRuns, int[] ranks, long[] runs, int count) {
     int total = first.length;
     for (int i = 0; i < count; i++) {
       total += (int) runs[i] - (int) (runs[i] >>> 32);
     }
     if (total == first.length) {
-      return first;
+      return new Found(first, firstRuns);
     }
-    int[] all = Arrays.copyOf(first, total);
-    int at = first.length;
-    for (int i = 0; i < count; i++) {
-      int start = (int) (runs[i] >>> 32);
-      int length = (int) runs[i] - start;
-      System.arraycopy(ranks, start, all, at, length);
-      at += length;
+    int[] all = new int[total];
+    long[] allRuns = new long[total];
+    int next = 0;
+    for (int k = 0; k < total; k++) {
+      int best = -1;
+      int bestRank = next < first.length ? first[next] : Integer.MAX_VALUE;
+      for (int i = 0; i < count; i++) {
+        int start = (int) (runs[i] >>> 32);
+        if (start < (int) runs[i] && ranks[start] < bestRank) {
+          bestRank = ranks[start];
+          best = i;
+        }
+      }
+      all[k] = bestRank;
+      if (best < 0) {
+        allRuns[k] = firstRuns[next++];
+      } else {
+        allRuns[k] = CompiledSpec.NOT_SEARCHED;
+        runs[best] += 1L << 32;
+      }
     }
-    Arrays.sort(all);
-    return all;
+    return new Found(all, allRuns);
   }
 
   /** The directory's key, as libselinux would match it. */
@@ -179,8 +206,8 @@ public final class DirectoryMatch {
     for (int i = childPrefix.length(); i < grandchildPrefix.length() && next != PrefixIndex.NONE; i++) {
       next = index.child(next, grandchildPrefix.charAt(i));
     }
-    int[] found = merge(candidates, index.ranks(), runs, count);
-    return narrowed(matcher, path, childKey, grandchildPrefix, found, next);
+    Found found = merge(candidates, runsFound, index.ranks(), runs, count);
+    return narrowed(matcher, path, childKey, grandchildPrefix, found, childPrefix.length(), next);
   }
 
   private String childPath(String name) {

@@ -230,8 +230,8 @@ final class NativeIo {
       buffer.read(0, records, 0, (int) read);
       int at = 0;
       while (at < read) {
-        long inode = littleEndian(records, at, 8);
-        int recordLength = (int) littleEndian(records, at + 16, 2);
+        long inode = u64(records, at);
+        int recordLength = u16(records, at + 16);
         int type = records[at + 18] & 0xff;
         int nameStart = at + 19;
         int nameEnd = nameStart;
@@ -247,13 +247,20 @@ final class NativeIo {
     }
   }
 
-  /** The {@code size}-byte unsigned field at {@code at}, little-endian as x86-64 and aarch64 store it. */
-  private static long littleEndian(byte[] bytes, int at, int size) {
-    long value = 0;
-    for (int i = size - 1; i >= 0; i--) {
-      value = value << 8 | (bytes[at + i] & 0xff);
-    }
-    return value;
+  /*
+   * The unsigned fields at {@code at}, little-endian as x86-64 and aarch64 store them. Written out,
+   * not looped over a size: C1 unrolls no loop, and a walk reads ten fields an entry.
+   */
+  private static int u16(byte[] bytes, int at) {
+    return (bytes[at] & 0xff) | (bytes[at + 1] & 0xff) << 8;
+  }
+
+  private static long u32(byte[] bytes, int at) {
+    return u16(bytes, at) | (long) u16(bytes, at + 2) << 16;
+  }
+
+  private static long u64(byte[] bytes, int at) {
+    return u32(bytes, at) | u32(bytes, at + 4) << 32;
   }
 
   private static boolean isDotOrDotDot(byte[] name) {
@@ -275,13 +282,13 @@ final class NativeIo {
     // One copy to the heap instead of a JNI call per field.
     byte[] buffer = scratch.statBytes;
     scratch.stat.read(0, buffer, 0, STATX_READ);
-    long nlink = littleEndian(buffer, 16, 4);
-    int mode = (int) littleEndian(buffer, 28, 2);
-    long inode = littleEndian(buffer, 32, 8);
-    long ctime = littleEndian(buffer, 96, 8);
-    long mtime = littleEndian(buffer, 112, 8);
-    int mtimeNanos = (int) littleEndian(buffer, 120, 4);
-    long device = littleEndian(buffer, 136, 4) << 32 | littleEndian(buffer, 140, 4);
+    long nlink = u32(buffer, 16);
+    int mode = u16(buffer, 28);
+    long inode = u64(buffer, 32);
+    long ctime = u64(buffer, 96);
+    long mtime = u64(buffer, 112);
+    int mtimeNanos = (int) u32(buffer, 120);
+    long device = u32(buffer, 136) << 32 | u32(buffer, 140);
     return new FileStat(mode, nlink, inode, device, mtime, ctime, mtimeNanos);
   }
 

@@ -16,20 +16,25 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A directory's narrowing of the expressions its children may match ({@link
- * CompiledSpec#childProgress}), and a child's lookup that searches only its name ({@link
- * CompiledSpec#matchesChild}): what each drops, and that neither ever disagrees with the
- * expression.
+ * CompiledSpec#runsFound}, continued from its parent's, and {@link CompiledSpec#childProgress}),
+ * and a child's lookup that searches only its name ({@link CompiledSpec#matchesChild}): what each
+ * drops, and that neither ever disagrees with the expression.
  */
 class ChildProgressTest {
   private static CompiledSpec spec(String regex) {
     return new CompiledSpec(0, new Spec(regex, FileType.ANY, "u:r:t:s0", Path.of("fc"), 1, Origin.BASE), null);
   }
 
+  /** What a directory with the key childPrefix keeps of the spec, searched from scratch. */
+  private static int progress(CompiledSpec spec, String childPrefix) {
+    return spec.childProgress(childPrefix, spec.runsFound(childPrefix, CompiledSpec.NOT_SEARCHED, 0));
+  }
+
   @Test
   void aClosingRunWithASlashNeedsTheDirectoryToEndWithItsHead() {
     CompiledSpec helper = spec("/usr/lib/[^/]+/xfce4/session/helper");
-    assertEquals(CompiledSpec.NO_CHILD, helper.childProgress("/usr/lib/x86_64-linux-gnu/"));
-    int progress = helper.childProgress("/usr/lib/x86_64-linux-gnu/xfce4/session/");
+    assertEquals(CompiledSpec.NO_CHILD, progress(helper, "/usr/lib/x86_64-linux-gnu/"));
+    int progress = progress(helper, "/usr/lib/x86_64-linux-gnu/xfce4/session/");
     assertNotEquals(CompiledSpec.NO_CHILD, progress);
     int nameStart = "/usr/lib/x86_64-linux-gnu/xfce4/session/".length();
     assertTrue(helper.matchesChild("/usr/lib/x86_64-linux-gnu/xfce4/session/helper", nameStart, progress));
@@ -39,31 +44,31 @@ class ChildProgressTest {
   @Test
   void aRunFoundOnlyEarlierInTheDirectoryDoesNotCloseTheKey() {
     // "/s/t" is in the directory's key, but every key this spec matches ends with it.
-    assertEquals(CompiledSpec.NO_CHILD, spec("/a.*/s/t").childProgress("/a/s/t/x/"));
-    assertNotEquals(CompiledSpec.NO_CHILD, spec("/a.*/s/t").childProgress("/a/x/s/"));
+    assertEquals(CompiledSpec.NO_CHILD, progress(spec("/a.*/s/t"), "/a/s/t/x/"));
+    assertNotEquals(CompiledSpec.NO_CHILD, progress(spec("/a.*/s/t"), "/a/x/s/"));
   }
 
   @Test
   void runsDoNotShareTheDirectorysLastSlash() {
     // After "/gems/" takes the final '/', "/passenger-" has no '/' left to start with.
     CompiledSpec passenger = spec("/usr/.*/gems/.*/passenger-[^/]*");
-    assertEquals(CompiledSpec.NO_CHILD, passenger.childProgress("/usr/lib/ruby/gems/"));
-    assertEquals(CompiledSpec.NO_CHILD, passenger.childProgress("/usr/lib/ruby/"));
-    assertNotEquals(CompiledSpec.NO_CHILD, passenger.childProgress("/usr/lib/ruby/gems/1/"));
+    assertEquals(CompiledSpec.NO_CHILD, progress(passenger, "/usr/lib/ruby/gems/"));
+    assertEquals(CompiledSpec.NO_CHILD, progress(passenger, "/usr/lib/ruby/"));
+    assertNotEquals(CompiledSpec.NO_CHILD, progress(passenger, "/usr/lib/ruby/gems/1/"));
   }
 
   @Test
   void aRunWithASlashAfterOneInTheNameCannotFollowIt() {
     // "x" must lie in the name, and "/y" after it: a name holds no '/'.
-    assertEquals(CompiledSpec.NO_CHILD, spec("/a/.*x.*/y.*z").childProgress("/a/"));
-    assertNotEquals(CompiledSpec.NO_CHILD, spec("/a/.*x.*/y.*z").childProgress("/a/x/"));
+    assertEquals(CompiledSpec.NO_CHILD, progress(spec("/a/.*x.*/y.*z"), "/a/"));
+    assertNotEquals(CompiledSpec.NO_CHILD, progress(spec("/a/.*x.*/y.*z"), "/a/x/"));
   }
 
   @Test
   void aRunThatStraddlesTheLastSlashIsMatchedAtTheNamesStart() {
     CompiledSpec gems = spec("/usr/.*/gems/x[^/]*");
     String directory = "/usr/lib/gems/";
-    int progress = gems.childProgress(directory);
+    int progress = progress(gems, directory);
     assertNotEquals(CompiledSpec.NO_CHILD, progress);
     assertTrue(gems.matchesChild(directory + "xyz", directory.length(), progress));
     assertFalse(gems.matchesChild(directory + "yxz", directory.length(), progress));
@@ -86,11 +91,20 @@ class ChildProgressTest {
     for (String regex : regexes) {
       CompiledSpec spec = spec(regex);
       for (int d = 0; d < 300; d++) {
+        // A directory entered from "/a/" one name at a time, each continuing its parent's search.
         StringBuilder directory = new StringBuilder("/a/");
+        long runs = spec.runsFound(directory.toString(), CompiledSpec.NOT_SEARCHED, 0);
         for (int depth = random.nextInt(4); depth > 0; depth--) {
+          int searchedTo = directory.length();
           directory.append(name(random, atoms)).append('/');
+          runs = spec.runsFound(directory.toString(), runs, searchedTo);
         }
-        int progress = spec.childProgress(directory.toString());
+        long fromScratch = spec.runsFound(directory.toString(), CompiledSpec.NOT_SEARCHED, 0);
+        if (runs != fromScratch) {
+          wrong.add(regex + " under " + directory + ": continued " + Long.toHexString(runs) + ", from scratch "
+              + Long.toHexString(fromScratch));
+        }
+        int progress = spec.childProgress(directory.toString(), runs);
         for (int n = 0; n < 20; n++) {
           String key = directory + name(random, atoms);
           boolean expected = spec.matchesByExpression(key);
