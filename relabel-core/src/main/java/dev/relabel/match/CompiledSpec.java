@@ -80,8 +80,9 @@ final class CompiledSpec {
     final PcrePattern pattern;
     /**
      * For an expression HEAD(.*&#47;)?NAME TAIL (HEAD and NAME literal, TAIL one of the shapes'
-     * tails, as in /usr/(.*&#47;)?man/.* and /usr/(.*&#47;)?bin(/.*)?), its HEAD; null for any other. Such a spec is decided by comparisons: a walk of /usr ran the expression
-     * of the man pages' spec on each of 24,000 pages, ~1.7 us each, most of a walk's regex time.
+     * tails, as in /usr/(.*&#47;)?man/.* and /usr/(.*&#47;)?bin(/.*)?), its HEAD; null for any
+     * other. Such a spec is decided by comparisons: a walk of /usr ran the expression of the man
+     * pages' spec on each of 24,000 pages, ~1.7 us each, most of a walk's regex time.
      */
     final String dirsHead;
     /** Its NAME, which follows HEAD directly or a '/'. */
@@ -127,6 +128,7 @@ final class CompiledSpec {
       this.pattern = found != Shape.EXPRESSION ? null : compiled != null ? compiled : compile(spec);
     }
   }
+
   /** Any run of directories, or none: (.*&#47;)? */
   private static final String ANY_DIRS = "(.*/)?";
 
