@@ -254,8 +254,12 @@ final class CompiledSpec {
 
   /** A cheap necessary condition, checked before running the expression. */
   private static boolean hasRequiredLiterals(Prepared p, String key) {
-    return hasRequiredSuffix(p, key)
-        && hasRuns(p.requiredRuns, p.runsAtStart, key, p.runsAtStart == 0 ? 0 : p.requiredRuns[0].length());
+    return hasRequiredSuffix(p, key) && hasRuns(p.requiredRuns, p.runsAtStart, key, searchStart(p));
+  }
+
+  /** Where a key's search for its required runs starts: after the first one, when the prefix holds it. */
+  private static int searchStart(Prepared p) {
+    return p.runsAtStart == 0 ? 0 : p.requiredRuns[0].length();
   }
 
   private static boolean hasRequiredSuffix(Prepared p, String key) {
@@ -308,7 +312,7 @@ final class CompiledSpec {
     int resume;
     if (before == NOT_SEARCHED) {
       i = p.runsAtStart;
-      from = p.runsAtStart == 0 ? 0 : runs[0].length();
+      from = searchStart(p);
       resume = from;
     } else {
       i = (int) (before >>> 32);

@@ -136,19 +136,12 @@ public final class DirectoryMatch {
     long[] allRuns = new long[total];
     int next = 0;
     for (int k = 0; k < total; k++) {
-      int best = -1;
-      int bestRank = next < first.length ? first[next] : Integer.MAX_VALUE;
-      for (int i = 0; i < count; i++) {
-        int start = (int) (runs[i] >>> 32);
-        if (start < (int) runs[i] && ranks[start] < bestRank) {
-          bestRank = ranks[start];
-          best = i;
-        }
-      }
-      all[k] = bestRank;
+      int best = RankMerge.lowestRun(ranks, runs, count, next < first.length ? first[next] : Integer.MAX_VALUE);
       if (best < 0) {
+        all[k] = first[next];
         allRuns[k] = firstRuns[next++];
       } else {
+        all[k] = ranks[(int) (runs[best] >>> 32)];
         allRuns[k] = CompiledSpec.NOT_SEARCHED;
         runs[best] += 1L << 32;
       }

@@ -41,16 +41,9 @@ final class RankMerge {
       return Label.noMatch();
     }
     while (true) {
-      int best = -1;
-      int bestRank = next < firstLength ? first[next] : Integer.MAX_VALUE;
-      for (int i = 0; i < count; i++) {
-        long run = runs[i];
-        int start = (int) (run >>> 32);
-        if (start < (int) run && ranks[start] < bestRank) {
-          bestRank = ranks[start];
-          best = i;
-        }
-      }
+      int firstRank = next < firstLength ? first[next] : Integer.MAX_VALUE;
+      int best = lowestRun(ranks, runs, count, firstRank);
+      int bestRank = best < 0 ? firstRank : ranks[(int) (runs[best] >>> 32)];
       if (bestRank == Integer.MAX_VALUE) {
         return Label.noMatch();
       }
@@ -67,5 +60,23 @@ final class RankMerge {
         return spec.label();
       }
     }
+  }
+
+  /**
+   * Which of the runs {@code runs[0..count)} of {@code ranks} has the lowest next rank, if that is
+   * below {@code bound}; -1 when none does (or all are used up).
+   */
+  static int lowestRun(int[] ranks, long[] runs, int count, int bound) {
+    int best = -1;
+    int bestRank = bound;
+    for (int i = 0; i < count; i++) {
+      long run = runs[i];
+      int start = (int) (run >>> 32);
+      if (start < (int) run && ranks[start] < bestRank) {
+        bestRank = ranks[start];
+        best = i;
+      }
+    }
+    return best;
   }
 }

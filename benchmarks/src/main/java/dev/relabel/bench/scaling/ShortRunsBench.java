@@ -22,9 +22,9 @@ import picocli.CommandLine.Option;
  * {@code relabel lookup FILE}, {@code relabel --version}), against a bare {@code java -version}
  * with the launcher's JIT and collector flags (the JVM's own floor), the floors of a JVM program
  * on relabel's runtime ({@link JvmFloor}: its start with relabel.jar, and that plus JNA's first
- * call, or instead a JNI library's), and the reference setfiles on the same file: every command once per round, rounds
- * alternating the order, medians. Nothing is
- * written: the policy is used as it is, and the results say whether its compiled form was fresh.
+ * call, or instead a JNI library's), and the reference setfiles on the same file: every command
+ * once per round, rounds alternating the order, medians. Nothing is written: the policy is used
+ * as it is, and the results say whether its compiled form was fresh.
  */
 @Command(name = "short", mixinStandardHelpOptions = true, sortOptions = false,
     description = {
