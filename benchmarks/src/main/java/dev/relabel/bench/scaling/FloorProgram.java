@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The syscall floor of a check: {@code benchmarks/floor/check-floor.c} (what it does is said at
- * its top), built with {@code cc -O2} into the run's scratch directory at the start of a run, as
+ * its top), built with {@code cc -O2 -pthread} into the run's scratch directory at the start of a run, as
  * restorecon's shim is ({@link PreloadShim}); no binary is kept in the repository.
  */
 public final class FloorProgram {
@@ -33,7 +33,7 @@ public final class FloorProgram {
       throw new IOException("--floor: " + source + " is missing (run relabel-bench from a checkout)");
     }
     Path binary = scratch.resolve("check-floor");
-    cc(List.of("-O2", "-o", binary.toString()), source, scratch.resolve("cc-floor.log"),
+    cc(List.of("-O2", "-pthread", "-o", binary.toString()), source, scratch.resolve("cc-floor.log"),
         "--floor builds " + SOURCE + " with cc, which is not installed: apt-get install gcc, or leave out --floor");
     return binary;
   }
@@ -60,17 +60,20 @@ public final class FloorProgram {
     }
   }
 
-  /** Runs it once on {@code tree}: what it counted and how it read labels. Fails unless it exits 0. */
-  public static Probe probe(Path binary, Path tree, Path scratch) throws IOException, InterruptedException {
+  /**
+   * Runs it once on {@code tree} with {@code threads} threads: what it counted and how it read
+   * labels. Fails unless it exits 0.
+   */
+  public static Probe probe(Path binary, int threads, Path tree, Path scratch) throws IOException, InterruptedException {
     Path out = Files.createTempFile(scratch, "floor-out", ".txt");
     Path err = Files.createTempFile(scratch, "floor-err", ".txt");
     try {
-      Process p = new ProcessBuilder(List.of(binary.toString(), tree.toString()))
+      Process p = new ProcessBuilder(List.of(binary.toString(), "-T", Integer.toString(threads), tree.toString()))
           .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
       int status = p.waitFor();
       List<String> errors = Files.readAllLines(err, StandardCharsets.ISO_8859_1);
       if (status != 0) {
-        throw new IOException(binary + " " + tree + " exited " + status + ": " + String.join("\n", errors));
+        throw new IOException(binary + " -T " + threads + " " + tree + " exited " + status + ": " + String.join("\n", errors));
       }
       String method = errors.isEmpty() ? "?" : errors.get(errors.size() - 1).replaceFirst("^check-floor: ", "");
       return new Probe(Long.parseLong(Files.readString(out).trim()), method);

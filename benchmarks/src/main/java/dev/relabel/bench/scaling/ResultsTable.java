@@ -11,8 +11,9 @@ import java.util.TreeSet;
 /**
  * results.md: per scope, the median wall time of each tool at each {@code -T}, with relabel's
  * ratio to each reference beside it (below 1 is faster); then each tool's speed-up over its own
- * fewest-threads run (end to end, and for relabel its walk alone), relabel's walk against its
- * wall, each tool against the syscall floor (when it ran), and CPU time and peak RSS.
+ * fewest-threads run (end to end, and for relabel its walk alone; the floor's is this machine's
+ * ceiling), relabel's walk against its wall, each tool against the syscall floor at each -T (when
+ * it ran), and CPU time and peak RSS.
  */
 public final class ResultsTable {
   static final String OURS = "relabel";
@@ -42,7 +43,7 @@ public final class ResultsTable {
           ? "Scope `root`: the tree labelled as if it were `/` (`setfiles -r TREE`)"
           : "Scope `literal`: the tree labelled at its real path (restorecon has no `-r`)").append("\n\n");
       md.append("Median wall seconds (runs); JVM start included for relabel. Ratio = relabel / reference: below 1, relabel is faster.")
-          .append(tools.contains(FLOOR) ? " The floor runs in check mode at -T 1 only (\"-\" elsewhere)." : "")
+          .append(tools.contains(FLOOR) ? " The floor runs in check mode only (\"-\" in relabel mode)." : "")
           .append("\n\n");
       md.append("| mode | -T |");
       tools.forEach(t -> md.append(' ').append(t).append(" |"));
@@ -66,7 +67,8 @@ public final class ResultsTable {
         }
       }
       int fewest = threads.first();
-      // A speed-up needs a tool's runs at two -T at least: the floor (one thread) has none.
+      // A speed-up needs a tool's runs at two -T at least. The floor's is the most this machine's
+      // cores and kernel give a check's system calls: the ceiling of a walk's speed-up here.
       List<String> scaled = tools.stream().filter(tool -> medians.keySet().stream()
           .anyMatch(k -> k.scope() == scope && k.tool().equals(tool) && k.threads() != fewest)).toList();
       List<String> walked = tools.stream().filter(tool -> medians.entrySet().stream()
@@ -112,21 +114,23 @@ public final class ResultsTable {
           }
         }
       }
-      Stats.Median floor = medians.get(new Stats.Key(scope, FLOOR, Trial.Mode.CHECK, 1));
-      if (floor != null) {
+      if (threads.stream().anyMatch(t -> medians.containsKey(new Stats.Key(scope, FLOOR, Trial.Mode.CHECK, t)))) {
         md.append("\nAgainst the syscall floor (`benchmarks/floor/check-floor.c`: the system calls of a check and "
-            + "nothing else, one thread): each tool's median wall in check mode at -T 1 over the floor's ")
-            .append(String.format(Locale.ROOT, "%.3f s", floor.wallSeconds()))
-            .append(" (1.00 would be a check that costs only its system calls).\n\n| tool | check -T 1 | / floor |\n"
-                + "| --- | --- | --- |\n");
+            + "nothing else, on as many threads): each tool's median wall in check mode over the floor's at the same -T "
+            + "(1.00 would be a check that costs only its system calls).\n\n| tool | -T | check | floor | / floor |\n"
+            + "| --- | --- | --- | --- | --- |\n");
         for (String tool : tools) {
-          Stats.Median m = medians.get(new Stats.Key(scope, tool, Trial.Mode.CHECK, 1));
-          if (m != null && !tool.equals(FLOOR)) {
-            md.append(String.format(Locale.ROOT, "| %s | %.3f | %s |%n", tool, m.wallSeconds(),
-                ratio(m.wallSeconds(), floor.wallSeconds(), "%.2f")));
+          for (int t : threads) {
+            Stats.Median floor = medians.get(new Stats.Key(scope, FLOOR, Trial.Mode.CHECK, t));
+            Stats.Median m = medians.get(new Stats.Key(scope, tool, Trial.Mode.CHECK, t));
+            if (floor == null || m == null || tool.equals(FLOOR)) {
+              continue;
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %s |%n", tool, t, m.wallSeconds(),
+                floor.wallSeconds(), ratio(m.wallSeconds(), floor.wallSeconds(), "%.2f")));
             if (!Double.isNaN(m.walkSeconds())) {
-              md.append(String.format(Locale.ROOT, "| %s, walk only | %.3f | %s |%n", tool, m.walkSeconds(),
-                  ratio(m.walkSeconds(), floor.wallSeconds(), "%.2f")));
+              md.append(String.format(Locale.ROOT, "| %s, walk only | %d | %.3f | %.3f | %s |%n", tool, t,
+                  m.walkSeconds(), floor.wallSeconds(), ratio(m.walkSeconds(), floor.wallSeconds(), "%.2f")));
             }
           }
         }

@@ -177,7 +177,7 @@ public final class ScalingPlot {
 
   /**
    * Speed-up lines, one per (scope, tool, mode) that has a run at the fewest threads and at one
-   * more -T at least (the floor, one thread only, has no line).
+   * more -T at least (the floor's line is the speed-up this machine allows a check's system calls).
    */
   static List<Series> series(Map<Stats.Key, Stats.Median> medians, int fewest) {
     Map<List<Object>, Series> byKey = new LinkedHashMap<>();

@@ -26,7 +26,7 @@ public final class Schedule {
 
   /**
    * As {@link #plan(Map, List, List, int)}, keeping only the trials {@code runs} accepts (the floor
-   * has check runs at -T 1 only); the others keep their order.
+   * has check runs only); the others keep their order.
    */
   public static List<Trial> plan(Map<Trial.Scope, List<String>> toolsByScope, List<Trial.Mode> modes,
       List<Integer> threads, int repeat, Predicate<Trial> runs) {

@@ -24,7 +24,7 @@ public record Tool(String name, String version, Kind kind, List<String> executab
     RELABEL, SETFILES, RESTORECON,
     /**
      * The syscall floor ({@code benchmarks/floor/check-floor.c}): the system calls of a check and
-     * nothing else, one thread; it takes only the tree, and runs in check mode at {@code -T 1}.
+     * nothing else, on {@code -T} threads; it takes {@code -T N} and the tree, and runs in check mode only.
      */
     FLOOR
   }
@@ -45,9 +45,9 @@ public record Tool(String name, String version, Kind kind, List<String> executab
     return kind != Kind.RESTORECON || scope == Trial.Scope.LITERAL;
   }
 
-  /** Whether this tool has a run at this mode and {@code -T}: the floor only checks, on one thread. */
+  /** Whether this tool has a run at this mode and {@code -T}: the floor only checks. */
   public boolean runs(Trial.Mode mode, int threads) {
-    return kind != Kind.FLOOR || mode == Trial.Mode.CHECK && threads == 1;
+    return kind != Kind.FLOOR || mode == Trial.Mode.CHECK;
   }
 
   /**
@@ -62,7 +62,7 @@ public record Tool(String name, String version, Kind kind, List<String> executab
   public List<String> command(int threads, Trial.Mode mode, Trial.Scope scope, Path tree, Path fileContexts) {
     List<String> command = new ArrayList<>(executable);
     if (kind == Kind.FLOOR) {
-      command.add(tree.toString());
+      command.addAll(List.of("-T", Integer.toString(threads), tree.toString()));
       return command;
     }
     if (reportsWalk(mode)) {

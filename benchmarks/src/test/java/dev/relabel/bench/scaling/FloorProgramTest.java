@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The syscall floor (benchmarks/floor/check-floor.c), built as the harness builds it: it visits
  * every entry find(1) lists, no more (symlinks are not followed), however many names a directory
- * holds, whatever bytes a name is made of; and a tree it cannot read is an error, not a count.
+ * holds, whatever bytes a name is made of, on one thread or several; and a tree it cannot read is
+ * an error, not a count.
  */
 class FloorProgramTest {
   /** The checkout's top: surefire runs in the benchmarks module's directory. */
@@ -53,14 +54,20 @@ class FloorProgramTest {
     AttrTrees.setLabel(wide.resolve("a-file-with-a-longish-name-7"), "system_u:object_r:etc_t:s0", scratch);
 
     String find = AttrTrees.check(List.of("sh", "-c", "find \"$1\" | wc -l", "sh", tree.toString()), scratch).trim();
-    FloorProgram.Probe probe = FloorProgram.probe(binary, tree, scratch);
+    FloorProgram.Probe probe = FloorProgram.probe(binary, 1, tree, scratch);
     assertEquals(Long.parseLong(find), probe.entries());
     assertEquals(TreeLabels.count(tree), probe.entries(), "the harness's own count");
     assertTrue(probe.method().startsWith("labels read with getxattrat")
         || probe.method().startsWith("getxattrat: ENOSYS"), probe.method());
+    // Threads share the directories: each entry is still counted once, whatever the interleaving.
+    for (int threads : new int[] {2, 3, 8}) {
+      for (int round = 0; round < 5; round++) {
+        assertEquals(probe, FloorProgram.probe(binary, threads, tree, scratch), threads + " threads");
+      }
+    }
 
     // A file as the tree: one entry.
-    assertEquals(1, FloorProgram.probe(binary, wide.resolve("a-file-with-a-longish-name-1"), scratch).entries());
+    assertEquals(1, FloorProgram.probe(binary, 2, wide.resolve("a-file-with-a-longish-name-1"), scratch).entries());
   }
 
   @Test
@@ -68,9 +75,12 @@ class FloorProgramTest {
     Path scratch = Files.createDirectory(dir.resolve("scratch"));
     Path binary = build(scratch);
     Path missing = dir.resolve("missing");
-    IOException e = assertThrows(IOException.class, () -> FloorProgram.probe(binary, missing, scratch));
+    IOException e = assertThrows(IOException.class, () -> FloorProgram.probe(binary, 2, missing, scratch));
     assertTrue(e.getMessage().contains("exited 1") && e.getMessage().contains(missing + ": fstatat: No such file"),
         e.getMessage());
+    IOException none = assertThrows(IOException.class, () -> FloorProgram.probe(binary, 0, dir, scratch));
+    assertTrue(none.getMessage().contains("exited 2") && none.getMessage().contains("usage: check-floor [-T N] TREE"),
+        none.getMessage());
   }
 
   @Test

@@ -137,7 +137,7 @@ class ScheduleAndStatsTest {
   }
 
   @Test
-  void theFloorRunsOnlyInCheckModeAtOneThread() {
+  void theFloorRunsOnlyInCheckModeAtEachThreadCount() {
     Tool floor = new Tool("floor", "v", Tool.Kind.FLOOR, List.of("/x/check-floor"), Map.of());
     Tool ours = new Tool("relabel", "v", Tool.Kind.RELABEL, List.of("bin/relabel", "setfiles"), Map.of(),
         java.util.Set.of(Mode.CHECK));
@@ -149,11 +149,11 @@ class ScheduleAndStatsTest {
         new Trial(Scope.ROOT, Mode.RELABEL, 1, 1, "relabel"), new Trial(Scope.ROOT, Mode.RELABEL, 2, 1, "relabel"),
         new Trial(Scope.ROOT, Mode.RELABEL, 1, 2, "relabel"), new Trial(Scope.ROOT, Mode.RELABEL, 2, 2, "relabel"),
         new Trial(Scope.ROOT, Mode.CHECK, 1, 1, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 1, 1, "floor"),
-        new Trial(Scope.ROOT, Mode.CHECK, 2, 1, "relabel"),
+        new Trial(Scope.ROOT, Mode.CHECK, 2, 1, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 2, 1, "floor"),
         new Trial(Scope.ROOT, Mode.CHECK, 1, 2, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 1, 2, "floor"),
-        new Trial(Scope.ROOT, Mode.CHECK, 2, 2, "relabel")), plan);
-    assertEquals(List.of("/x/check-floor", "TREE"),
-        floor.command(1, Mode.CHECK, Scope.ROOT, java.nio.file.Path.of("TREE"), java.nio.file.Path.of("fc")));
+        new Trial(Scope.ROOT, Mode.CHECK, 2, 2, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 2, 2, "floor")), plan);
+    assertEquals(List.of("/x/check-floor", "-T", "2", "TREE"),
+        floor.command(2, Mode.CHECK, Scope.ROOT, java.nio.file.Path.of("TREE"), java.nio.file.Path.of("fc")));
     // relabel's check runs carry --json (their walk time); its relabel runs, by default, do not.
     java.nio.file.Path tree = java.nio.file.Path.of("TREE");
     java.nio.file.Path fc = java.nio.file.Path.of("fc");
@@ -173,24 +173,58 @@ class ScheduleAndStatsTest {
     List<Sample> samples = List.of(
         walkSample("relabel", 1, 2.0, 1.2), walkSample("setfiles-3.11", 1, 3.0, Double.NaN),
         walkSample("floor", 1, 1.0, Double.NaN),
-        walkSample("relabel", 2, 1.4, 0.6), walkSample("setfiles-3.11", 2, 2.9, Double.NaN));
+        walkSample("relabel", 2, 1.4, 0.6), walkSample("setfiles-3.11", 2, 2.9, Double.NaN),
+        walkSample("floor", 2, 0.625, Double.NaN));
     Map<Stats.Key, Stats.Median> medians = Stats.medians(samples);
     assertEquals(0.6, medians.get(new Stats.Key(Scope.ROOT, "relabel", Mode.CHECK, 2)).walkSeconds());
     assertTrue(Double.isNaN(medians.get(new Stats.Key(Scope.ROOT, "floor", Mode.CHECK, 1)).walkSeconds()));
     String md = ResultsTable.render("# t\n", medians);
-    // relabel / floor beside relabel / setfiles; "-" where the floor has no run.
+    // relabel / floor beside relabel / setfiles, at each -T.
     assertTrue(md.contains("| mode | -T | relabel | setfiles-3.11 | floor | relabel / setfiles-3.11 | relabel / floor |\n"), md);
     assertTrue(md.contains("| check | 1 | 2.000 (1) | 3.000 (1) | 1.000 (1) | 0.667 | 2.000 |\n"), md);
-    assertTrue(md.contains("| check | 2 | 1.400 (1) | 2.900 (1) | - | 0.483 | - |\n"), md);
-    // The speed-up: no column for the floor (one thread), the walk's own beside the end to end one.
-    assertTrue(md.contains("| mode | -T | ideal | relabel | setfiles-3.11 | relabel, walk only |\n"), md);
-    assertTrue(md.contains("| check | 2 | 2.00 | 1.43 | 1.03 | 2.00 |\n"), md);
+    assertTrue(md.contains("| check | 2 | 1.400 (1) | 2.900 (1) | 0.625 (1) | 0.483 | 2.240 |\n"), md);
+    // The speed-up: the floor's (this machine's ceiling) beside the tools', the walk's own last.
+    assertTrue(md.contains("| mode | -T | ideal | relabel | setfiles-3.11 | floor | relabel, walk only |\n"), md);
+    assertTrue(md.contains("| check | 2 | 2.00 | 1.43 | 1.03 | 1.60 | 2.00 |\n"), md);
     assertTrue(md.contains("| check | 1 | 2.000 | 1.200 | 0.800 | 0.60 |\n"), md);
-    // Each tool over the floor.
-    assertTrue(md.contains("| relabel | 2.000 | 2.00 |\n| relabel, walk only | 1.200 | 1.20 |\n"
-        + "| setfiles-3.11 | 3.000 | 3.00 |\n"), md);
-    // The plot draws no line for the floor.
-    assertEquals(List.of("relabel", "setfiles-3.11"), ScalingPlot.series(medians, 1).stream().map(ScalingPlot.Series::tool).toList());
+    // Each tool over the floor at the same -T.
+    assertTrue(md.contains("| relabel | 1 | 2.000 | 1.000 | 2.00 |\n| relabel, walk only | 1 | 1.200 | 1.000 | 1.20 |\n"
+        + "| relabel | 2 | 1.400 | 0.625 | 2.24 |\n| relabel, walk only | 2 | 0.600 | 0.625 | 0.96 |\n"
+        + "| setfiles-3.11 | 1 | 3.000 | 1.000 | 3.00 |\n| setfiles-3.11 | 2 | 2.900 | 0.625 | 4.64 |\n"), md);
+    // The plot draws the floor's line too.
+    assertEquals(List.of("relabel", "setfiles-3.11", "floor"),
+        ScalingPlot.series(medians, 1).stream().map(ScalingPlot.Series::tool).toList());
+  }
+
+  @Test
+  void pairedRatiosAreTakenWithinARepetition() {
+    // Repetition 2 ran in a slow spell (everything 1.5x); repetition 3 has no setfiles run.
+    List<Sample> samples = new java.util.ArrayList<>();
+    double[] spell = {1.0, 1.5, 1.0};
+    for (int r = 1; r <= 3; r++) {
+      double k = spell[r - 1];
+      samples.add(repeatSample("relabel", 1, r, 2.0 * k, 1.6 * k));
+      if (r < 3) {
+        samples.add(repeatSample("setfiles", 1, r, 4.0 * k, Double.NaN));
+      }
+      samples.add(repeatSample("relabel", 2, r, 1.1 * k, 0.8 * k));
+      samples.add(repeatSample("setfiles", 2, r, 4.0 * k, Double.NaN));
+    }
+    String md = PairedRatios.render(samples);
+    assertTrue(md.contains("| check | 1 | relabel / setfiles | 0.50 (0.50–0.50, 2) |\n"), md);
+    assertTrue(md.contains("| check | 2 | relabel / setfiles | 0.28 (0.28–0.28, 3) |\n"), md);
+    assertTrue(md.contains("| check | 2 | relabel speed-up | 1.82 (1.82–1.82, 3) |\n"), md);
+    assertTrue(md.contains("| check | 2 | setfiles speed-up | 1.00 (1.00–1.00, 2) |\n"), md);
+    assertTrue(md.contains("| check | 2 | relabel speed-up, walk only | 2.00 (2.00–2.00, 3) |\n"), md);
+    // The ratio of setfiles' medians puts the slow spell's -T 1 run (one of two) against a fast -T 2.
+    String medians = ResultsTable.render("# t\n", Stats.medians(samples));
+    assertTrue(medians.contains("| check | 2 | 2.00 | 1.82 | 1.25 | 2.00 |\n"), medians);
+    assertEquals("", PairedRatios.render(List.of(repeatSample("relabel", 1, 1, 2.0, 1.0))));
+  }
+
+  private static Sample repeatSample(String tool, int threads, int repeat, double wall, double walk) {
+    return new Sample(new Trial(Scope.ROOT, Mode.CHECK, threads, repeat, tool), "v", 10,
+        new Measurement(wall, wall / 2, 0.1, 1000, walk));
   }
 
   @Test
