@@ -14,11 +14,12 @@ import java.util.List;
 
 /**
  * The short invocations package scripts and admins run most ({@code restorecon}, {@code setfiles}
- * and {@code lookup} with a few letters and some paths, and {@code relabel --version}) without
- * picocli, whose command model cost more than the rest of such a run. {@link Getopt} reads the
- * arguments, each verb and mixin applies its own letters (beside their picocli declarations), and
- * the verb runs as on picocli's path ({@link QuickVerb#run}), its failures reported by the same
- * {@link FailureReport}. Whenever the quick path cannot be sure that picocli would read the
+ * and {@code lookup} with a few letters, {@code --json} and some paths, and {@code relabel
+ * --version}) without picocli, whose command model cost more than the rest of such a run.
+ * {@link Getopt} reads the arguments, each verb and mixin applies its own options (beside their
+ * picocli declarations), and the verb runs as on picocli's path ({@link QuickVerb#run}), its
+ * failures reported by the same {@link FailureReport} (and, with {@code --json}, ended in the
+ * report as picocli's handler ends it: {@link QuickVerb#failed}). Whenever the quick path cannot be sure that picocli would read the
  * arguments the same way, and find no usage error, it declines and picocli's path runs: only a run
  * with the same output, status and labels on both is ever taken here
  * ({@code QuickPathDifferentialTest} checks that).
@@ -72,7 +73,9 @@ final class QuickPath {
     try {
       return verb.run(io, new NoUsageErrors());
     } catch (Exception e) {
-      return FailureReport.report(e, io.errWriter(), verb.exitScheme()).status();
+      FailureReport failure = FailureReport.report(e, io.errWriter(), verb.exitScheme());
+      verb.failed(io, failure);
+      return failure.status();
     }
   }
 }

@@ -7,12 +7,13 @@ import java.util.List;
  * POSIX getopt over a verb's arguments, for the quick path ({@code dev.relabel.cli.QuickPath}
  * runs {@code restorecon}, {@code setfiles} and {@code lookup} without picocli when it can):
  * clustered letters ({@code -nv}), an option's argument attached ({@code -T2}) or as the next word
- * ({@code -T 2}), every option before the first operand. It reads only what picocli reads the same
- * way, and declines everything else: a long option or {@code --}, a letter no option of the verb
- * takes, an option after an operand, an operand starting with '-' ({@code -} included), a missing
- * argument, an argument starting with '-' (picocli may read it as an option) or an attached one
- * starting with '=' (picocli's separator). Picocli then reads the arguments as ever, so that every
- * message is still picocli's.
+ * ({@code -T 2}), every option before the first operand, and the long flags a verb takes here
+ * ({@code --json}). It reads only what picocli reads the same way, and declines everything else:
+ * {@code --}, a long option the verb does not take here or one with {@code =}, a letter no option
+ * of the verb takes, an option after an operand, an operand starting with '-' ({@code -}
+ * included), a missing argument, an argument starting with '-' (picocli may read it as an option)
+ * or an attached one starting with '=' (picocli's separator). Picocli then reads the arguments as
+ * ever, so that every message is still picocli's.
  *
  * <p>Each class that declares options with picocli's annotations applies its own letters, beside
  * their declarations ({@link Options}), so that an option is declared once.
@@ -26,6 +27,14 @@ public final class Getopt {
      * argument picocli would refuse.
      */
     boolean option(char letter, Getopt getopt);
+
+    /**
+     * Applies the long flag {@code --name} (one that takes no argument); false declines: a name not
+     * taken here, or one given twice (picocli takes a flag once). By default none is.
+     */
+    default boolean longOption(String name) {
+      return false;
+    }
   }
 
   private final String[] args;
@@ -71,8 +80,14 @@ public final class Getopt {
         read.add(arg);
         continue;
       }
-      if (arg.length() == 1 || arg.charAt(1) == '-' || !read.isEmpty()) {
+      if (arg.length() == 1 || !read.isEmpty()) {
         return null;
+      }
+      if (arg.charAt(1) == '-') {
+        if (arg.length() == 2 || arg.indexOf('=') >= 0 || !options.longOption(arg.substring(2))) {
+          return null;
+        }
+        continue;
       }
       for (position = 1; position < arg.length(); position++) {
         char letter = arg.charAt(position);

@@ -17,4 +17,10 @@ public interface QuickVerb extends Getopt.Options, ExitStatus.Declared {
 
   /** Runs the verb on {@code io}, as picocli's path runs it once its options are read. */
   int run(Io io, UsageErrors usage) throws Exception;
+
+  /**
+   * {@link #run} threw, and {@code failure} was written on standard error: with {@code --json},
+   * ends the report on {@code io}, as picocli's exception handler does.
+   */
+  void failed(Io io, FailureReport failure);
 }

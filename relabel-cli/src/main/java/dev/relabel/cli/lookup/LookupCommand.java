@@ -2,6 +2,7 @@ package dev.relabel.cli.lookup;
 
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.IoHost;
@@ -183,8 +184,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
 
   /**
    * The quick path's letters: {@code -f}, {@code -r} and {@code -m} once each, with a value picocli
-   * converts and the run accepts (a ROOT that is not empty); {@code --stdin} and {@code --json}
-   * are picocli's path's.
+   * converts and the run accepts (a ROOT that is not empty); {@code --stdin} is picocli's path's.
    */
   @Override
   public boolean option(char letter, Getopt getopt) {
@@ -214,11 +214,22 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
     }
   }
 
+  /** The quick path's long flag: {@code --json}. */
+  @Override
+  public boolean longOption(String name) {
+    return json.longOption(name);
+  }
+
   /** The quick path's PATHs: at least one (without, picocli's path says what is missing). */
   @Override
   public boolean operands(List<String> operands, Map<String, String> environment) {
     paths = operands;
     return !operands.isEmpty();
+  }
+
+  @Override
+  public void failed(Io io, FailureReport failure) {
+    json.failed(io, JsonReport.Kind.LOOKUP, "lookup", failure.messages(), failure.status());
   }
 
   /** The verb, once its options are read, on either path. */

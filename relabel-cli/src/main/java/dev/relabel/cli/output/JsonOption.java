@@ -23,6 +23,11 @@ public final class JsonOption {
   /** The report {@link #open} gave, for {@link #failed}. */
   private JsonReport report;
 
+  /** The quick path's {@code --json} ({@code Getopt}): once, as picocli takes a flag. */
+  public boolean longOption(String name) {
+    return name.equals("json") && !enabled && (enabled = true);
+  }
+
   /** Whether {@code --json} was given. */
   public boolean enabled() {
     return enabled;
@@ -44,21 +49,29 @@ public final class JsonOption {
    */
   public static void failed(picocli.CommandLine commandLine, java.util.List<String> messages, int status) {
     for (picocli.CommandLine.Model.CommandSpec mixin : commandLine.getCommandSpec().mixins().values()) {
-      if (mixin.userObject() instanceof JsonOption option && option.enabled) {
-        JsonReport report = option.report;
-        if (report == null) {
-          Io io = IoHost.of(commandLine.getCommandSpec());
-          JsonReport.Kind kind = commandLine.getCommand() instanceof JsonReport.Kind.Declared declared
-              ? declared.reportKind() : JsonReport.Kind.RELABEL;
-          report = new JsonReport(io.out(), kind, commandLine.getCommandName(), false, false);
-        }
-        for (String message : messages) {
-          report.error(null, 0, message);
-          report.message(("relabel: " + message).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        }
-        report.finish(status);
+      if (mixin.userObject() instanceof JsonOption option) {
+        JsonReport.Kind kind = commandLine.getCommand() instanceof JsonReport.Kind.Declared declared
+            ? declared.reportKind() : JsonReport.Kind.RELABEL;
+        option.failed(IoHost.of(commandLine.getCommandSpec()), kind, commandLine.getCommandName(), messages, status);
       }
     }
+  }
+
+  /**
+   * As {@link #failed(picocli.CommandLine, java.util.List, int)}, for the verb {@code command}
+   * that has this option, its report (when it had none yet) on {@code io}: the quick path's
+   * failures come here too. Nothing without {@code --json}.
+   */
+  public void failed(Io io, JsonReport.Kind kind, String command, java.util.List<String> messages, int status) {
+    if (!enabled) {
+      return;
+    }
+    JsonReport failing = report != null ? report : new JsonReport(io.out(), kind, command, false, false);
+    for (String message : messages) {
+      failing.error(null, 0, message);
+      failing.message(("relabel: " + message).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    failing.finish(status);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.relabel.cli.setfiles;
 
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.HelpOrder;
 import dev.relabel.cli.common.Io;
@@ -11,6 +12,7 @@ import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
+import dev.relabel.cli.output.JsonReport;
 import dev.relabel.cli.output.ProgressOptions;
 import dev.relabel.policy.PolicyException;
 import java.io.IOException;
@@ -157,11 +159,22 @@ public final class RestoreconCommand implements Callable<Integer>, QuickVerb {
     };
   }
 
+  /** The quick path's long flag: {@code --json}. */
+  @Override
+  public boolean longOption(String name) {
+    return json.longOption(name);
+  }
+
   /** The quick path's PATHs: at least one (without, picocli's path says what is missing). */
   @Override
   public boolean operands(List<String> operands, Map<String, String> environment) {
     paths = operands;
     return !operands.isEmpty() && threads.problem(environment) == null;
+  }
+
+  @Override
+  public void failed(Io io, FailureReport failure) {
+    json.failed(io, JsonReport.Kind.RELABEL, "restorecon", failure.messages(), failure.status());
   }
 
   /** The verb, once its options are read, on either path. */

@@ -1,6 +1,7 @@
 package dev.relabel.cli.setfiles;
 
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.HelpOrder;
 import dev.relabel.cli.common.Io;
@@ -11,6 +12,7 @@ import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
+import dev.relabel.cli.output.JsonReport;
 import dev.relabel.cli.output.ProgressOptions;
 import dev.relabel.policy.PolicyException;
 import java.io.IOException;
@@ -192,6 +194,12 @@ public final class SetfilesCommand implements Callable<Integer>, QuickVerb {
     };
   }
 
+  /** The quick path's long flag: {@code --json}. */
+  @Override
+  public boolean longOption(String name) {
+    return json.longOption(name);
+  }
+
   /** The quick path's SPEC_FILE and PATHs: at least one PATH (without, picocli's path says what is missing). */
   @Override
   public boolean operands(List<String> operands, Map<String, String> environment) {
@@ -201,6 +209,11 @@ public final class SetfilesCommand implements Callable<Integer>, QuickVerb {
     specFile = operands.get(0);
     paths = operands.subList(1, operands.size());
     return true;
+  }
+
+  @Override
+  public void failed(Io io, FailureReport failure) {
+    json.failed(io, JsonReport.Kind.RELABEL, "setfiles", failure.messages(), failure.status());
   }
 
   /** The verb, once its options are read, on either path. */
