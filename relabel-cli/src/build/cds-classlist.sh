@@ -2,10 +2,11 @@
 # The class list of relabel's class data sharing archive (see relabel-cli/pom.xml): the classes
 # that the short runs load, one run of each, merged in first-seen order (a class listed twice stops
 # the JVM's dump). The setfiles, lookup and restorecon runs take the quick path (no picocli: Main,
-# QuickPath), as the short runs of scripts do; their --json runs take picocli's path, as every
-# other verb does. demo walks a sample tree; setfiles and restorecon run the setfiles pipeline;
-# compile and lookup read a compiled policy; restorecon without a system policy still reads its
-# options and fails at the policy, which is all it can do on a build machine without one.
+# QuickPath), as the short runs of scripts do, --json included; `--no-progress` sends one setfiles
+# run down picocli's path, as every other verb goes. demo walks a sample tree; setfiles and
+# restorecon run the setfiles pipeline; compile and lookup read a compiled policy; restorecon
+# without a system policy still reads its options and fails at the policy, which is all it can do
+# on a build machine without one.
 #
 #   cds-classlist.sh JAVA JAR SAMPLE_POLICY_DIR OUT
 set -eu
@@ -29,6 +30,7 @@ run demo
 # -r: the tree as the root the policy's paths name (under /tmp the sample policy labels nothing).
 run setfiles -n -v -r "$work/tree" "$work/file_contexts" "$work/tree"
 run setfiles -n --json -r "$work/tree" "$work/file_contexts" "$work/tree"
+run setfiles -n --no-progress -r "$work/tree" "$work/file_contexts" "$work/tree"
 run compile -f "$work/file_contexts"
 run lookup -f "$work/file_contexts" /etc/passwd /usr/bin/ls
 run lookup --json -f "$work/file_contexts" /etc/passwd

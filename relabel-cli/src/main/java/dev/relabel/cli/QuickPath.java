@@ -5,7 +5,7 @@ import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.QuickVerb;
 import dev.relabel.cli.common.UsageErrors;
-import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.cli.common.Version;
 import dev.relabel.cli.lookup.LookupCommand;
 import dev.relabel.cli.setfiles.RestoreconCommand;
 import dev.relabel.cli.setfiles.SetfilesCommand;
@@ -60,7 +60,7 @@ final class QuickPath {
     if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
       // What picocli prints for the top command's --version, without building its model first.
       PrintWriter out = io.outWriter();
-      for (String line : VersionProvider.lines()) {
+      for (String line : Version.lines()) {
         out.println(line);
       }
       out.flush();

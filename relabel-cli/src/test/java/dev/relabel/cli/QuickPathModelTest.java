@@ -2,6 +2,7 @@ package dev.relabel.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.cli.common.Getopt;
@@ -55,6 +56,29 @@ class QuickPathModelTest {
       }
     }
     assertEquals(letters, taken.toString(), verb + ": the letters the quick path takes");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"restorecon", "setfiles", "lookup"})
+  void theLongFlagsTakenAreFlagsOfTheVerbTakenOnce(String verb) {
+    CommandSpec model = model(verb);
+    List<String> taken = new java.util.ArrayList<>();
+    for (OptionSpec option : model.options()) {
+      for (String name : option.names()) {
+        if (!name.startsWith("--")) {
+          continue;
+        }
+        if (Getopt.read(new String[] {name, "PATH"}, 0, QuickPath.verb(verb)).operands() == null) {
+          continue;
+        }
+        taken.add(name);
+        assertEquals(0, option.arity().max(), verb + " " + name + ": the quick path takes it as a flag");
+        assertNull(Getopt.read(new String[] {name, name, "PATH"}, 0, QuickPath.verb(verb)).operands(),
+            verb + " " + name + ": picocli takes it once, the quick path twice");
+      }
+    }
+    assertEquals(List.of("--json"), taken, verb + ": the long flags the quick path takes");
+    assertNull(Getopt.read(new String[] {"--no-such-option", "PATH"}, 0, QuickPath.verb(verb)).operands());
   }
 
   /** Whether the quick path reads {@code flag} given twice (with some valid argument, when it takes one). */

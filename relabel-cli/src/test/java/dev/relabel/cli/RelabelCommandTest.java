@@ -1,7 +1,7 @@
 package dev.relabel.cli;
 
 import dev.relabel.cli.common.Io;
-import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.cli.common.Version;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -86,7 +86,7 @@ class RelabelCommandTest {
     for (List<String> args : List.of(List.of("--version"), List.of("-V"), List.of("lookup", "--version"))) {
       Result r = Cli.run(args.toArray(String[]::new));
       assertEquals(0, r.status());
-      assertEquals(List.of("relabel " + VersionProvider.version(),
+      assertEquals(List.of("relabel " + Version.version(),
           "running on Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + "), "
               + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch")),
           r.lines());

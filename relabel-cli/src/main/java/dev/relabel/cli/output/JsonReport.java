@@ -1,7 +1,7 @@
 package dev.relabel.cli.output;
 
 import dev.relabel.cli.common.Failure;
-import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.cli.common.Version;
 import dev.relabel.report.ChangeSummary;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
@@ -279,7 +279,7 @@ public final class JsonReport implements RelabelListener {
       json.writeStringProperty("format", FORMAT);
       json.writeStringProperty("kind", kind.json);
       json.writeStringProperty("command", command);
-      json.writeStringProperty("version", VersionProvider.version());
+      json.writeStringProperty("version", Version.version());
       if (kind == Kind.RELABEL) {
         json.writeBooleanProperty("dryRun", dryRun);
         json.writeBooleanProperty("changesListed", withChanges);
