@@ -341,6 +341,29 @@ class LauncherIT {
   }
 
   /**
+   * Called by its own path, the launcher runs no program but java (each one is a fork and an exec,
+   * a few ms of every short run): with java alone on PATH it still finds its jar, JNA and archive.
+   */
+  @Test
+  void needsNoProgramButJava() throws Exception {
+    Path bin = Files.createDirectories(dir.resolve("java-only"));
+    Path java = Files.createSymbolicLink(bin.resolve("java"), Path.of(System.getProperty("java.home"), "bin", "java"));
+    Map<String, String> env = new java.util.HashMap<>();
+    env.put("JAVA_HOME", null);
+    env.put("PATH", bin.toString());
+    Path root = Files.createDirectories(dir.resolve("java-only-tree/some"));
+    Run r;
+    try {
+      r = run(launcher, env, new byte[0], "setfiles", "-n", "-r", root.getParent().toString(), policy.toString(),
+          root.toString());
+    } finally {
+      Files.delete(java); // JUnit warns about links out of a @TempDir
+    }
+    assertEquals(0, r.status(), r::toString);
+    assertEquals("", r.err());
+  }
+
+  /**
    * A checkout whose path holds a space: the launcher passes the jar's, JNA's and the archive's
    * paths whole (an unusable JNA temporary directory shows that JNA's was found).
    */
