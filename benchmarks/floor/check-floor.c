@@ -4,9 +4,11 @@
  * O_DIRECTORY | O_NOFOLLOW), getdents64 to the end and close; per entry (the root included)
  * fstatat(AT_SYMLINK_NOFOLLOW) and a read of security.selinux relative to the directory's
  * descriptor (getxattrat, Linux 6.13+). No policy, no matching, no output per entry.
+ * With -w LABEL it is the floor of a relabel: each entry's label is then also written, LABEL for
+ * every one (setxattrat, the value with its NUL as setfiles writes it).
  * It prints the number of entries (as `find TREE | wc -l` counts them) on stdout, and on stderr
- * which label call it used: where getxattrat is missing (ENOSYS) it reads labels with lgetxattr
- * on the full path instead, as a check on an older kernel must.
+ * which label call it used: where getxattrat is missing (ENOSYS) it reads (and writes) labels
+ * with lgetxattr (lsetxattr) on the full path instead, as a check on an older kernel must.
  *
  * With -T N, N threads share the directories: a directory is opened by the thread that finds it
  * and pushed on one stack (a mutex, taken once per directory); any idle thread pops and lists it.
@@ -15,8 +17,8 @@
  * -T 1 runs the same code on one thread.
  *
  * relabel-bench scaling --floor builds it with `cc -O2 -pthread` and runs it beside the tools.
- * Usage: check-floor [-T N] TREE. Exit status 0, 1 if some entry could not be read (reported),
- * 2 for a bad command line.
+ * Usage: check-floor [-T N] [-w LABEL] TREE. Exit status 0, 1 if some entry could not be read
+ * or written (reported), 2 for a bad command line.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -36,6 +38,9 @@
 #ifndef SYS_getxattrat
 #define SYS_getxattrat 464 /* the same number on x86_64 and aarch64 (the unified syscall table) */
 #endif
+#ifndef SYS_setxattrat
+#define SYS_setxattrat 463
+#endif
 
 struct xattr_args { uint64_t value; uint32_t size; uint32_t flags; }; /* <linux/xattr.h>, 6.13 */
 
@@ -51,6 +56,9 @@ static struct {
 } stack = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0 };
 
 static int use_getxattrat = 1;
+/* -w: the label every entry gets, and its size with the NUL; NULL for a check. */
+static const char *written;
+static size_t written_size;
 static unsigned long long entries;
 static int failed;
 
@@ -73,6 +81,11 @@ static void check(int dfd, const char *name, const char *path, struct stat *st, 
     struct xattr_args args = { (uintptr_t) label, (uint32_t) size, 0 };
     if (syscall(SYS_getxattrat, dfd, name, AT_SYMLINK_NOFOLLOW, "security.selinux", &args, sizeof args) >= 0
         || errno == ENODATA) {
+      struct xattr_args set = { (uintptr_t) written, (uint32_t) written_size, 0 };
+      if (written != NULL
+          && syscall(SYS_setxattrat, dfd, name, AT_SYMLINK_NOFOLLOW, "security.selinux", &set, sizeof set) != 0) {
+        problem(path, "setxattrat");
+      }
       return;
     }
     if (errno != ENOSYS) {
@@ -85,6 +98,10 @@ static void check(int dfd, const char *name, const char *path, struct stat *st, 
   }
   if (lgetxattr(path, "security.selinux", label, size) < 0 && errno != ENODATA) {
     problem(path, "lgetxattr");
+    return;
+  }
+  if (written != NULL && lsetxattr(path, "security.selinux", written, written_size, 0) != 0) {
+    problem(path, "lsetxattr");
   }
 }
 
@@ -181,15 +198,21 @@ static void *worker(void *unused) {
 
 int main(int argc, char **argv) {
   int threads = 1;
-  int arg = 1;
-  if (argc == 4 && strcmp(argv[1], "-T") == 0) {
-    char *end;
-    long n = strtol(argv[2], &end, 10);
-    threads = *end == '\0' && n >= 1 && n <= 1024 ? (int) n : 0;
-    arg = 3;
+  int option;
+  while ((option = getopt(argc, argv, "+T:w:")) != -1) {
+    if (option == 'T') {
+      char *end;
+      long n = strtol(optarg, &end, 10);
+      threads = *end == '\0' && n >= 1 && n <= 1024 ? (int) n : 0;
+    } else if (option == 'w') {
+      written = optarg;
+      written_size = strlen(optarg) + 1;
+    } else {
+      threads = 0;
+    }
   }
-  if (argc != arg + 1 || threads < 1) {
-    fprintf(stderr, "usage: check-floor [-T N] TREE\n");
+  if (optind != argc - 1 || threads < 1) {
+    fprintf(stderr, "usage: check-floor [-T N] [-w LABEL] TREE\n");
     return 2;
   }
   /* Every directory found but not yet listed holds a descriptor: a wide directory of
@@ -199,7 +222,7 @@ int main(int argc, char **argv) {
     files.rlim_cur = files.rlim_max;
     setrlimit(RLIMIT_NOFILE, &files);
   }
-  const char *root = argv[arg];
+  const char *root = argv[optind];
   struct stat st;
   char label[4096];
   entries = 1;
@@ -225,7 +248,8 @@ int main(int argc, char **argv) {
     }
   }
   if (__atomic_load_n(&use_getxattrat, __ATOMIC_RELAXED)) {
-    fprintf(stderr, "check-floor: labels read with getxattrat relative to each directory's descriptor\n");
+    fprintf(stderr, "check-floor: labels read%s with %s relative to each directory's descriptor\n",
+        written == NULL ? "" : " and written", written == NULL ? "getxattrat" : "getxattrat and setxattrat");
   }
   printf("%llu\n", entries);
   return failed;

@@ -43,7 +43,6 @@ public final class ResultsTable {
           ? "Scope `root`: the tree labelled as if it were `/` (`setfiles -r TREE`)"
           : "Scope `literal`: the tree labelled at its real path (restorecon has no `-r`)").append("\n\n");
       md.append("Median wall seconds (runs); JVM start included for relabel. Ratio = relabel / reference: below 1, relabel is faster.")
-          .append(tools.contains(FLOOR) ? " The floor runs in check mode only (\"-\" in relabel mode)." : "")
           .append("\n\n");
       md.append("| mode | -T |");
       tools.forEach(t -> md.append(' ').append(t).append(" |"));
@@ -114,23 +113,26 @@ public final class ResultsTable {
           }
         }
       }
-      if (threads.stream().anyMatch(t -> medians.containsKey(new Stats.Key(scope, FLOOR, Trial.Mode.CHECK, t)))) {
-        md.append("\nAgainst the syscall floor (`benchmarks/floor/check-floor.c`: the system calls of a check and "
-            + "nothing else, on as many threads): each tool's median wall in check mode over the floor's at the same -T "
-            + "(1.00 would be a check that costs only its system calls).\n\n| tool | -T | check | floor | / floor |\n"
-            + "| --- | --- | --- | --- | --- |\n");
+      if (tools.contains(FLOOR)) {
+        md.append("\nAgainst the syscall floor (`benchmarks/floor/check-floor.c`: the system calls of a check, or of a "
+            + "relabel, and nothing else, on as many threads): each tool's median wall over the floor's in the same mode "
+            + "at the same -T (1.00 would be a run that costs only its system calls).\n\n"
+            + "| tool | mode | -T | wall | floor | / floor |\n| --- | --- | --- | --- | --- | --- |\n");
         for (String tool : tools) {
-          for (int t : threads) {
-            Stats.Median floor = medians.get(new Stats.Key(scope, FLOOR, Trial.Mode.CHECK, t));
-            Stats.Median m = medians.get(new Stats.Key(scope, tool, Trial.Mode.CHECK, t));
-            if (floor == null || m == null || tool.equals(FLOOR)) {
-              continue;
-            }
-            md.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %s |%n", tool, t, m.wallSeconds(),
-                floor.wallSeconds(), ratio(m.wallSeconds(), floor.wallSeconds(), "%.2f")));
-            if (!Double.isNaN(m.walkSeconds())) {
-              md.append(String.format(Locale.ROOT, "| %s, walk only | %d | %.3f | %.3f | %s |%n", tool, t,
-                  m.walkSeconds(), floor.wallSeconds(), ratio(m.walkSeconds(), floor.wallSeconds(), "%.2f")));
+          for (Trial.Mode mode : modes) {
+            for (int t : threads) {
+              Stats.Median floor = medians.get(new Stats.Key(scope, FLOOR, mode, t));
+              Stats.Median m = medians.get(new Stats.Key(scope, tool, mode, t));
+              if (floor == null || m == null || tool.equals(FLOOR)) {
+                continue;
+              }
+              md.append(String.format(Locale.ROOT, "| %s | %s | %d | %.3f | %.3f | %s |%n", tool, mode.text(), t,
+                  m.wallSeconds(), floor.wallSeconds(), ratio(m.wallSeconds(), floor.wallSeconds(), "%.2f")));
+              if (!Double.isNaN(m.walkSeconds())) {
+                md.append(String.format(Locale.ROOT, "| %s, walk only | %s | %d | %.3f | %.3f | %s |%n", tool,
+                    mode.text(), t, m.walkSeconds(), floor.wallSeconds(),
+                    ratio(m.walkSeconds(), floor.wallSeconds(), "%.2f")));
+              }
             }
           }
         }

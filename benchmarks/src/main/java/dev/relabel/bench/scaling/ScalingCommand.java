@@ -102,7 +102,7 @@ public final class ScalingCommand implements Callable<Integer> {
 
   @Option(names = "--floor",
       description = "Also run the syscall floor: benchmarks/floor/check-floor.c (built here with cc -O2), the system "
-          + "calls of a check and nothing else, in check mode at each -T, alternating with the tools.")
+          + "calls of a check (or a relabel) and nothing else, at each -T, alternating with the tools.")
   boolean floor;
 
   @Option(names = "--walk-time", defaultValue = "check", paramLabel = "check|all|none",
@@ -140,9 +140,6 @@ public final class ScalingCommand implements Callable<Integer> {
       if (!c.equals("setfiles") && !c.equals("restorecon")) {
         throw new IllegalArgumentException("--compare takes setfiles and restorecon, not " + c);
       }
-    }
-    if (floor && !modes.contains(Trial.Mode.CHECK)) {
-      throw new IllegalArgumentException("--floor runs in check mode: it needs --mode check or both");
     }
     if (!Files.isRegularFile(policy)) {
       throw new IOException(policy + " is missing (apt-get install selinux-policy-default)");
@@ -218,8 +215,7 @@ public final class ScalingCommand implements Callable<Integer> {
       tools.forEach(t -> byName.put(t.name(), t));
       List<Sample> samples = new ArrayList<>();
       Trial.Scope labelledFor = null;
-      for (Trial trial : Schedule.plan(scopes, modes, threads, repeat,
-          t -> byName.get(t.tool()).runs(t.mode(), t.threads()))) {
+      for (Trial trial : Schedule.plan(scopes, modes, threads, repeat)) {
         Tool tool = byName.get(trial.tool());
         if (trial.mode() == Trial.Mode.RELABEL) {
           TreeLabels.scramble(tree);
@@ -383,8 +379,8 @@ public final class ScalingCommand implements Callable<Integer> {
                 + walkTime + "`)").append(".\n");
     if (floorMethod != null) {
       md.append("- The floor (`").append(FloorProgram.SOURCE).append("`): per directory openat and getdents64, per entry "
-          + "fstatat and a read of security.selinux; no policy, no matching; -T threads sharing one stack of opened "
-          + "directories; check mode only. "
+          + "fstatat and a read of security.selinux (in relabel mode, and a write of `" + Tool.FLOOR_LABEL + "`); no "
+          + "policy, no matching; -T threads sharing one stack of opened directories. "
           + "Here: ").append(floorMethod).append(".\n");
     }
     md.append("- relabel mode: each entry gets `").append(TreeLabels.WRONG)

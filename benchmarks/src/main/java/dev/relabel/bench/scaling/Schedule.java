@@ -3,7 +3,6 @@ package dev.relabel.bench.scaling;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
 
 /**
  * The order of the runs. Tools alternate run by run (A B A B ...), and so do thread counts: each
@@ -21,15 +20,6 @@ public final class Schedule {
    */
   public static List<Trial> plan(Map<Trial.Scope, List<String>> toolsByScope, List<Trial.Mode> modes,
       List<Integer> threads, int repeat) {
-    return plan(toolsByScope, modes, threads, repeat, trial -> true);
-  }
-
-  /**
-   * As {@link #plan(Map, List, List, int)}, keeping only the trials {@code runs} accepts (the floor
-   * has check runs only); the others keep their order.
-   */
-  public static List<Trial> plan(Map<Trial.Scope, List<String>> toolsByScope, List<Trial.Mode> modes,
-      List<Integer> threads, int repeat, Predicate<Trial> runs) {
     if (repeat < 1) {
       throw new IllegalArgumentException("repeat must be at least 1: " + repeat);
     }
@@ -39,10 +29,7 @@ public final class Schedule {
         for (int r = 1; r <= repeat; r++) {
           for (int t : threads) {
             for (String tool : tools) {
-              Trial trial = new Trial(scope, mode, t, r, tool);
-              if (runs.test(trial)) {
-                trials.add(trial);
-              }
+              trials.add(new Trial(scope, mode, t, r, tool));
             }
           }
         }

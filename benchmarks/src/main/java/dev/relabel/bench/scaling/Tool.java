@@ -23,11 +23,14 @@ public record Tool(String name, String version, Kind kind, List<String> executab
   public enum Kind {
     RELABEL, SETFILES, RESTORECON,
     /**
-     * The syscall floor ({@code benchmarks/floor/check-floor.c}): the system calls of a check and
-     * nothing else, on {@code -T} threads; it takes {@code -T N} and the tree, and runs in check mode only.
+     * The syscall floor ({@code benchmarks/floor/check-floor.c}): the system calls of a check (or,
+     * with {@code -w}, of a relabel) and nothing else, on {@code -T} threads.
      */
     FLOOR
   }
+
+  /** What the floor writes on every entry in relabel mode: the write is the cost, not the value. */
+  public static final String FLOOR_LABEL = "system_u:object_r:etc_t:s0";
 
   public Tool {
     executable = List.copyOf(executable);
@@ -45,11 +48,6 @@ public record Tool(String name, String version, Kind kind, List<String> executab
     return kind != Kind.RESTORECON || scope == Trial.Scope.LITERAL;
   }
 
-  /** Whether this tool has a run at this mode and {@code -T}: the floor only checks. */
-  public boolean runs(Trial.Mode mode, int threads) {
-    return kind != Kind.FLOOR || mode == Trial.Mode.CHECK;
-  }
-
   /**
    * Whether a run in {@code mode} writes a {@code --json} report on standard output, whose
    * {@code walkSeconds} is the walk's own time.
@@ -62,7 +60,11 @@ public record Tool(String name, String version, Kind kind, List<String> executab
   public List<String> command(int threads, Trial.Mode mode, Trial.Scope scope, Path tree, Path fileContexts) {
     List<String> command = new ArrayList<>(executable);
     if (kind == Kind.FLOOR) {
-      command.addAll(List.of("-T", Integer.toString(threads), tree.toString()));
+      command.addAll(List.of("-T", Integer.toString(threads)));
+      if (mode == Trial.Mode.RELABEL) {
+        command.addAll(List.of("-w", FLOOR_LABEL));
+      }
+      command.add(tree.toString());
       return command;
     }
     if (reportsWalk(mode)) {

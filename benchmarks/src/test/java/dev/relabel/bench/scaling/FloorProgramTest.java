@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The syscall floor (benchmarks/floor/check-floor.c), built as the harness builds it: it visits
  * every entry find(1) lists, no more (symlinks are not followed), however many names a directory
- * holds, whatever bytes a name is made of, on one thread or several; and a tree it cannot read is
- * an error, not a count.
+ * holds, whatever bytes a name is made of, on one thread or several; with -w it writes its label
+ * on each of them; and a tree it cannot read is an error, not a count.
  */
 class FloorProgramTest {
   /** The checkout's top: surefire runs in the benchmarks module's directory. */
@@ -71,6 +73,20 @@ class FloorProgramTest {
   }
 
   @Test
+  void inRelabelModeItWritesItsLabelOnEveryEntry(@TempDir Path dir) throws Exception {
+    Path scratch = Files.createDirectory(dir.resolve("scratch"));
+    Path binary = build(scratch);
+    Path tree = Files.createDirectory(dir.resolve("tree"));
+    TreeGenerator.generate(tree, 500, 7);
+    Files.createSymbolicLink(tree.resolve("etc-link"), Path.of("/etc"));
+    AttrTrees.check(List.of(binary.toString(), "-T", "3", "-w", Tool.FLOOR_LABEL, tree.toString()), scratch);
+    Map<String, String> labels = AttrTrees.labels(tree, scratch);
+    assertEquals(TreeLabels.count(tree), labels.size());
+    // With its NUL, as setfiles writes a label; the link's own, not /etc's.
+    assertEquals(Set.of(AttrTrees.hex(Tool.FLOOR_LABEL)), Set.copyOf(labels.values()), labels.toString());
+  }
+
+  @Test
   void aTreeItCannotReadIsAnError(@TempDir Path dir) throws Exception {
     Path scratch = Files.createDirectory(dir.resolve("scratch"));
     Path binary = build(scratch);
@@ -79,7 +95,7 @@ class FloorProgramTest {
     assertTrue(e.getMessage().contains("exited 1") && e.getMessage().contains(missing + ": fstatat: No such file"),
         e.getMessage());
     IOException none = assertThrows(IOException.class, () -> FloorProgram.probe(binary, 0, dir, scratch));
-    assertTrue(none.getMessage().contains("exited 2") && none.getMessage().contains("usage: check-floor [-T N] TREE"),
+    assertTrue(none.getMessage().contains("exited 2") && none.getMessage().contains("usage: check-floor [-T N] [-w LABEL] TREE"),
         none.getMessage());
   }
 

@@ -86,8 +86,11 @@ class ScalingHarnessIT {
     }
     List<String> expected = new ArrayList<>();
     if (gcc) {
-      expected.addAll(List.of("floor/root/1/check", "floor/literal/1/check", "floor/root/2/check",
-          "floor/literal/2/check"));
+      for (String mode : List.of("relabel", "check")) {
+        for (String threads : List.of("1", "2")) {
+          expected.addAll(List.of("floor/root/" + threads + "/" + mode, "floor/literal/" + threads + "/" + mode));
+        }
+      }
     }
     for (String mode : List.of("relabel", "check")) {
       for (String threads : List.of("1", "2")) {
@@ -109,7 +112,7 @@ class ScalingHarnessIT {
         : "| mode | -T | relabel | setfiles | relabel / setfiles |"), md);
     for (String mode : List.of("relabel", "check")) {
       for (String threads : List.of("1", "2")) {
-        boolean floorRan = gcc && mode.equals("check");
+        boolean floorRan = gcc;
         String floor = !gcc ? "" : floorRan ? "[0-9.]+ \\(1\\) \\| " : "- \\| ";
         String overFloor = !gcc ? "" : floorRan ? " [0-9]+\\.[0-9]{3} \\|" : " - \\|";
         assertTrue(md.matches("(?s).*\\| " + mode + " \\| " + threads + " \\| [0-9.]+ \\(1\\) \\| [0-9.]+ \\(1\\) \\| "
@@ -124,9 +127,10 @@ class ScalingHarnessIT {
         : "| mode | -T | ideal | relabel | setfiles | relabel, walk only |"), md);
     if (gcc) {
       assertTrue(md.contains("| mode | -T | ideal | relabel | setfiles | restorecon | floor | relabel, walk only |"), md);
-    }
-    if (gcc) {
-      assertTrue(md.matches("(?s).*\\| relabel, walk only \\| 2 \\| [0-9.]+ \\| [0-9.]+ \\| [0-9]+\\.[0-9]{2} \\|.*"), md);
+      // Against the floor, in each mode at each -T.
+      assertTrue(md.matches("(?s).*\\| relabel, walk only \\| check \\| 2 \\| [0-9.]+ \\| [0-9.]+ \\| [0-9]+\\.[0-9]{2} \\|.*"),
+          md);
+      assertTrue(md.matches("(?s).*\\| setfiles \\| relabel \\| 1 \\| [0-9.]+ \\| [0-9.]+ \\| [0-9]+\\.[0-9]{2} \\|.*"), md);
     }
 
     // scaling.png decodes, at the size the plot draws.

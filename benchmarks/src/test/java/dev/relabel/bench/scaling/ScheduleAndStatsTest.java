@@ -137,23 +137,15 @@ class ScheduleAndStatsTest {
   }
 
   @Test
-  void theFloorRunsOnlyInCheckModeAtEachThreadCount() {
+  void theFloorsCommandLines() {
     Tool floor = new Tool("floor", "v", Tool.Kind.FLOOR, List.of("/x/check-floor"), Map.of());
     Tool ours = new Tool("relabel", "v", Tool.Kind.RELABEL, List.of("bin/relabel", "setfiles"), Map.of(),
         java.util.Set.of(Mode.CHECK));
-    Map<String, Tool> byName = Map.of("floor", floor, "relabel", ours);
-    Map<Scope, List<String>> tools = Map.of(Scope.ROOT, List.of("relabel", "floor"));
-    List<Trial> plan = Schedule.plan(tools, List.of(Mode.RELABEL, Mode.CHECK), List.of(1, 2), 2,
-        t -> byName.get(t.tool()).runs(t.mode(), t.threads()));
-    assertEquals(List.of(
-        new Trial(Scope.ROOT, Mode.RELABEL, 1, 1, "relabel"), new Trial(Scope.ROOT, Mode.RELABEL, 2, 1, "relabel"),
-        new Trial(Scope.ROOT, Mode.RELABEL, 1, 2, "relabel"), new Trial(Scope.ROOT, Mode.RELABEL, 2, 2, "relabel"),
-        new Trial(Scope.ROOT, Mode.CHECK, 1, 1, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 1, 1, "floor"),
-        new Trial(Scope.ROOT, Mode.CHECK, 2, 1, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 2, 1, "floor"),
-        new Trial(Scope.ROOT, Mode.CHECK, 1, 2, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 1, 2, "floor"),
-        new Trial(Scope.ROOT, Mode.CHECK, 2, 2, "relabel"), new Trial(Scope.ROOT, Mode.CHECK, 2, 2, "floor")), plan);
     assertEquals(List.of("/x/check-floor", "-T", "2", "TREE"),
         floor.command(2, Mode.CHECK, Scope.ROOT, java.nio.file.Path.of("TREE"), java.nio.file.Path.of("fc")));
+    // In relabel mode it writes one label on every entry.
+    assertEquals(List.of("/x/check-floor", "-T", "1", "-w", Tool.FLOOR_LABEL, "TREE"),
+        floor.command(1, Mode.RELABEL, Scope.LITERAL, java.nio.file.Path.of("TREE"), java.nio.file.Path.of("fc")));
     // relabel's check runs carry --json (their walk time); its relabel runs, by default, do not.
     java.nio.file.Path tree = java.nio.file.Path.of("TREE");
     java.nio.file.Path fc = java.nio.file.Path.of("fc");
@@ -187,10 +179,12 @@ class ScheduleAndStatsTest {
     assertTrue(md.contains("| mode | -T | ideal | relabel | setfiles-3.11 | floor | relabel, walk only |\n"), md);
     assertTrue(md.contains("| check | 2 | 2.00 | 1.43 | 1.03 | 1.60 | 2.00 |\n"), md);
     assertTrue(md.contains("| check | 1 | 2.000 | 1.200 | 0.800 | 0.60 |\n"), md);
-    // Each tool over the floor at the same -T.
-    assertTrue(md.contains("| relabel | 1 | 2.000 | 1.000 | 2.00 |\n| relabel, walk only | 1 | 1.200 | 1.000 | 1.20 |\n"
-        + "| relabel | 2 | 1.400 | 0.625 | 2.24 |\n| relabel, walk only | 2 | 0.600 | 0.625 | 0.96 |\n"
-        + "| setfiles-3.11 | 1 | 3.000 | 1.000 | 3.00 |\n| setfiles-3.11 | 2 | 2.900 | 0.625 | 4.64 |\n"), md);
+    // Each tool over the floor in the same mode at the same -T.
+    assertTrue(md.contains("| relabel | check | 1 | 2.000 | 1.000 | 2.00 |\n"
+        + "| relabel, walk only | check | 1 | 1.200 | 1.000 | 1.20 |\n"
+        + "| relabel | check | 2 | 1.400 | 0.625 | 2.24 |\n| relabel, walk only | check | 2 | 0.600 | 0.625 | 0.96 |\n"
+        + "| setfiles-3.11 | check | 1 | 3.000 | 1.000 | 3.00 |\n| setfiles-3.11 | check | 2 | 2.900 | 0.625 | 4.64 |\n"),
+        md);
     // The plot draws the floor's line too.
     assertEquals(List.of("relabel", "setfiles-3.11", "floor"),
         ScalingPlot.series(medians, 1).stream().map(ScalingPlot.Series::tool).toList());
