@@ -60,6 +60,12 @@ public final class ShortRunsBench implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
+  /** The launcher's options that map the class data sharing archive where it was dumped for. */
+  static final String FIXED_ADDRESS = "-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0";
+
+  /** The environment of the commands that run with more than the harness's own. */
+  private final Map<String, Map<String, String>> environments = new LinkedHashMap<>();
+
   /** One measured run. */
   private record Run(String tool, int round, Measurement measurement) {}
 
@@ -71,6 +77,7 @@ public final class ShortRunsBench implements Callable<Integer> {
     Path launcher = relabel != null ? relabel
         : Path.of(System.getProperty("relabel.home", ".")).resolve("bin/relabel").toAbsolutePath().normalize();
     Map<String, List<String>> tools = new LinkedHashMap<>();
+    environments.clear();
     // The launcher's JIT and collector flags: what a relabel's JVM costs before relabel runs.
     tools.put("java -version", List.of(javaCommand, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
         "-version"));
@@ -87,6 +94,19 @@ public final class ShortRunsBench implements Callable<Integer> {
     tools.put("relabel setfiles -n FILE_CONTEXTS FILE",
         List.of(launcher.toString(), "setfiles", "-n", policy.toString(), file.toString()));
     tools.put("relabel lookup FILE", List.of(launcher.toString(), "lookup", file.toString()));
+    // Since JDK-8294323 (17.0.5 and later) the JVM maps its class data sharing archive at a random
+    // address and relocates every pointer in it at each start: a cost that grows with the archive
+    // (relabel's holds its own classes too). Mapped at the address it was dumped for, as JDK 17 GA
+    // did, the start is shorter and that region's address is known in advance: these rows measure
+    // what that choice, left to each site (RELABEL_JAVA_OPTS), is worth.
+    tools.put("java -version, CDS at its own address", List.of(javaCommand, "-XX:TieredStopAtLevel=1",
+        "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0",
+        "-version"));
+    tools.put("restorecon -n FILE, CDS at its own address", List.of(launcher.toString(), "restorecon", "-n",
+        file.toString()));
+    environments.put("restorecon -n FILE, CDS at its own address", Map.of("RELABEL_JAVA_OPTS", FIXED_ADDRESS));
+    tools.put("lookup FILE, CDS at its own address", List.of(launcher.toString(), "lookup", file.toString()));
+    environments.put("lookup FILE, CDS at its own address", Map.of("RELABEL_JAVA_OPTS", FIXED_ADDRESS));
     List<String> references = setfiles.isEmpty() ? List.of("/usr/sbin/setfiles") : setfiles;
     for (int i = 0; i < references.size(); i++) {
       String given = references.get(i);
@@ -109,7 +129,7 @@ public final class ShortRunsBench implements Callable<Integer> {
           java.util.Collections.reverse(order);
         }
         for (String tool : order) {
-          Measurement measured = timer.run(tools.get(tool), Map.of());
+          Measurement measured = timer.run(tools.get(tool), environments.getOrDefault(tool, Map.of()));
           runs.add(new Run(tool, round, measured));
           log.printf(Locale.ROOT, "#%-3d %-40s wall %7.1f ms  rss %s KB%n", round, tool, measured.wallSeconds() * 1000,
               measured.peakRssKb() < 0 ? "?" : Long.toString(measured.peakRssKb()));
@@ -168,7 +188,10 @@ public final class ShortRunsBench implements Callable<Integer> {
         .append(" after.\n");
     md.append("- Wall time from outside, process start to exit; CPU and memory: ").append(timer.method()).append(".\n");
     for (Map.Entry<String, List<String>> tool : tools.entrySet()) {
-      md.append("  - ").append(tool.getKey()).append(": `").append(String.join(" ", tool.getValue())).append("`\n");
+      Map<String, String> environment = environments.getOrDefault(tool.getKey(), Map.of());
+      md.append("  - ").append(tool.getKey()).append(": `");
+      environment.forEach((name, value) -> md.append(name).append("='").append(value).append("' "));
+      md.append(String.join(" ", tool.getValue())).append("`\n");
     }
     md.append("\n| command | median ms | min–max ms | user + sys ms | peak RSS MB | / java -version |\n");
     md.append("| --- | --- | --- | --- | --- | --- |\n");

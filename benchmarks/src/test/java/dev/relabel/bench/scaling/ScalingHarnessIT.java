@@ -166,11 +166,15 @@ class ScalingHarnessIT {
     List<String> csv = Files.readAllLines(out.resolve("short.csv"));
     assertEquals(List.of("java -version", "JVM + relabel.jar (floor)", "JVM + relabel.jar + JNA lgetxattr (floor)",
         "JVM + relabel.jar + JNI lgetxattr (floor)", "relabel --version", "relabel restorecon -n FILE",
-        "relabel setfiles -n FILE_CONTEXTS FILE", "relabel lookup FILE", "setfiles 3.4 -n FILE_CONTEXTS FILE"),
+        "relabel setfiles -n FILE_CONTEXTS FILE", "relabel lookup FILE", "java -version, CDS at its own address",
+        "restorecon -n FILE, CDS at its own address", "lookup FILE, CDS at its own address",
+        "setfiles 3.4 -n FILE_CONTEXTS FILE"),
         csv.stream().skip(1).map(line -> line.substring(1, line.indexOf('"', 1))).toList());
     String md = Files.readString(out.resolve("short.md"));
     assertTrue(md.contains("| java -version | ") && md.contains("| 1.00x |"), md);
     assertTrue(md.contains("| setfiles 3.4 -n FILE_CONTEXTS FILE | "), md);
+    assertTrue(md.contains("  - restorecon -n FILE, CDS at its own address: `RELABEL_JAVA_OPTS='"
+        + ShortRunsBench.FIXED_ADDRESS + "' " + launcher + " restorecon -n "), md);
     assertTrue(md.contains(compiledBefore ? "compiled policy fresh" : "compiled policy not used"), md);
     // The class-loading timeline: one row per relabel command, each having reached relabel's main.
     assertTrue(md.contains("## Where a start goes"), md);
