@@ -19,10 +19,10 @@ import java.util.List;
  * {@link Getopt} reads the arguments, each verb and mixin applies its own options (beside their
  * picocli declarations), and the verb runs as on picocli's path ({@link QuickVerb#run}), its
  * failures reported by the same {@link FailureReport} (and, with {@code --json}, ended in the
- * report as picocli's handler ends it: {@link QuickVerb#failed}). Whenever the quick path cannot be sure that picocli would read the
- * arguments the same way, and find no usage error, it declines and picocli's path runs: only a run
- * with the same output, status and labels on both is ever taken here
- * ({@code QuickPathDifferentialTest} checks that).
+ * report as picocli's handler ends it: {@link QuickVerb#failed}). Whenever the quick path cannot
+ * be sure that picocli would read the arguments the same way, and find no usage error, it declines
+ * and picocli's path runs: only a run with the same output, status and labels on both is ever
+ * taken here ({@code QuickPathDifferentialTest} checks that).
  */
 final class QuickPath {
   private QuickPath() {}
