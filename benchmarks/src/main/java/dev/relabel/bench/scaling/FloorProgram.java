@@ -40,8 +40,8 @@ public final class FloorProgram {
 
   /**
    * Runs {@code cc OPTIONS SOURCE}, its output to {@code log}: fails with {@code notInstalled} when
-   * cc cannot start, and with cc's words when it fails. The floors' C builds ({@link JvmFloor}'s
-   * too) go through here.
+   * cc cannot start, and with cc's words when it fails. Every C build of the harness (the floors',
+   * {@link JvmFloor}'s, restorecon's {@link PreloadShim}) goes through here.
    */
   static void cc(List<String> options, Path source, Path log, String notInstalled)
       throws IOException, InterruptedException {

@@ -18,23 +18,14 @@ public final class PreloadShim {
 
   private PreloadShim() {}
 
-  /** Builds the shim in {@code scratch}; its path. Fails with gcc's message when gcc is missing or fails. */
+  /** Builds the shim in {@code scratch}; its path. Fails with cc's message when cc is missing or fails. */
   public static Path build(Path scratch) throws IOException, InterruptedException {
     Path source = scratch.resolve("selinux-enabled.c");
     Path library = scratch.resolve("selinux-enabled.so");
-    Path log = scratch.resolve("gcc.log");
     Files.writeString(source, SOURCE);
-    Process gcc;
-    try {
-      gcc = new ProcessBuilder(List.of("gcc", "-shared", "-fPIC", "-O2", "-o", library.toString(), source.toString()))
-          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    } catch (IOException e) {
-      throw new IOException("gcc is not installed, so restorecon (which does nothing while SELinux is disabled) "
-          + "cannot be measured: apt-get install gcc, or leave restorecon out of --compare", e);
-    }
-    if (gcc.waitFor() != 0) {
-      throw new IOException("gcc could not build the is_selinux_enabled shim: " + Files.readString(log));
-    }
+    FloorProgram.cc(List.of("-shared", "-fPIC", "-O2", "-o", library.toString()), source, scratch.resolve("cc-shim.log"),
+        "gcc is not installed, so restorecon (which does nothing while SELinux is disabled) cannot be measured: "
+            + "apt-get install gcc, or leave restorecon out of --compare");
     return library;
   }
 }
