@@ -67,7 +67,7 @@ public final class ResultsTable {
       }
       int fewest = threads.first();
       // A speed-up needs a tool's runs at two -T at least. The floor's is the most this machine's
-      // cores and kernel give a check's system calls: the ceiling of a walk's speed-up here.
+      // cores and kernel give a walk's system calls: the ceiling of relabel's speed-up here.
       List<String> scaled = tools.stream().filter(tool -> medians.keySet().stream()
           .anyMatch(k -> k.scope() == scope && k.tool().equals(tool) && k.threads() != fewest)).toList();
       List<String> walked = tools.stream().filter(tool -> medians.entrySet().stream()
