@@ -101,8 +101,8 @@ public final class ScalingCommand implements Callable<Integer> {
   boolean keep;
 
   @Option(names = "--floor",
-      description = "Also run the syscall floor: benchmarks/floor/check-floor.c (built here with cc -O2 -pthread), the system "
-          + "calls of a check (or a relabel) and nothing else, at each -T, alternating with the tools.")
+      description = "Also run the syscall floor: benchmarks/floor/check-floor.c (built here with cc -O2 -pthread), "
+          + "the system calls of a check (or a relabel) and nothing else, at each -T, alternating with the tools.")
   boolean floor;
 
   @Option(names = "--walk-time", defaultValue = "check", paramLabel = "check|all|none",
