@@ -63,9 +63,6 @@ public final class ShortRunsBench implements Callable<Integer> {
   /** The launcher's options that map the class data sharing archive where it was dumped for. */
   static final String FIXED_ADDRESS = "-XX:+UnlockDiagnosticVMOptions -XX:ArchiveRelocationMode=0";
 
-  /** The environment of the commands that run with more than the harness's own. */
-  private final Map<String, Map<String, String>> environments = new LinkedHashMap<>();
-
   /** One measured run. */
   private record Run(String tool, int round, Measurement measurement) {}
 
@@ -77,10 +74,11 @@ public final class ShortRunsBench implements Callable<Integer> {
     Path launcher = relabel != null ? relabel
         : Path.of(System.getProperty("relabel.home", ".")).resolve("bin/relabel").toAbsolutePath().normalize();
     Map<String, List<String>> tools = new LinkedHashMap<>();
-    environments.clear();
+    // The environment of the commands that run with more than the harness's own.
+    Map<String, Map<String, String>> environments = new LinkedHashMap<>();
     // The launcher's JIT and collector flags: what a relabel's JVM costs before relabel runs.
-    tools.put("java -version", List.of(javaCommand, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
-        "-version"));
+    List<String> javaVersion = List.of(javaCommand, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+    tools.put("java -version", plus(javaVersion, "-version"));
     Files.createDirectories(out);
     Path scratch = Files.createTempDirectory("relabel-bench-short-");
     // The floors of a one-file run on this JVM: its start with relabel.jar, then also JNA's, and
@@ -99,9 +97,7 @@ public final class ShortRunsBench implements Callable<Integer> {
     // (relabel's holds its own classes too). Mapped at the address it was dumped for, as JDK 17 GA
     // did, the start is shorter and that region's address is known in advance: these rows measure
     // what that choice, left to each site (RELABEL_JAVA_OPTS), is worth.
-    tools.put("java -version, CDS at its own address", List.of(javaCommand, "-XX:TieredStopAtLevel=1",
-        "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0",
-        "-version"));
+    tools.put("java -version, CDS at its own address", plus(javaVersion, (FIXED_ADDRESS + " -version").split(" ")));
     tools.put("restorecon -n FILE, CDS at its own address", List.of(launcher.toString(), "restorecon", "-n",
         file.toString()));
     environments.put("restorecon -n FILE, CDS at its own address", Map.of("RELABEL_JAVA_OPTS", FIXED_ADDRESS));
@@ -146,7 +142,7 @@ public final class ShortRunsBench implements Callable<Integer> {
       }
       ResultsCsv.writeWhole(out.resolve("short.csv"), csv(runs));
       ResultsCsv.writeWhole(out.resolve("short.md"),
-          table(runs, tools, compiled, timer, loadBefore, started, finished) + timelines(timelines));
+          table(runs, tools, environments, compiled, timer, loadBefore, started, finished) + timelines(timelines));
       log.println("wrote " + out.resolve("short.md") + " and short.csv");
       log.flush();
       return 0;
@@ -174,8 +170,15 @@ public final class ShortRunsBench implements Callable<Integer> {
     return csv.toString();
   }
 
-  private String table(List<Run> runs, Map<String, List<String>> tools, String compiled, ChildTimer timer,
-      String loadBefore, Instant started, Instant finished) {
+  /** {@code command} followed by {@code words}. */
+  private static List<String> plus(List<String> command, String... words) {
+    List<String> whole = new ArrayList<>(command);
+    whole.addAll(List.of(words));
+    return whole;
+  }
+
+  private String table(List<Run> runs, Map<String, List<String>> tools, Map<String, Map<String, String>> environments,
+      String compiled, ChildTimer timer, String loadBefore, Instant started, Instant finished) {
     StringBuilder md = new StringBuilder("# Short runs: one file\n\n");
     md.append("- File: `").append(file).append("`; policy `").append(policy).append("`, compiled policy ")
         .append(compiled).append(".\n");
