@@ -1,8 +1,8 @@
 package dev.relabel.context;
 
+import dev.relabel.policy.SmallFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -25,7 +25,8 @@ public final class CustomizableTypes {
     Path file = contexts.getParent().resolve("customizable_types");
     try {
       Set<String> types = new LinkedHashSet<>();
-      for (String line : Files.readAllLines(file, StandardCharsets.ISO_8859_1)) {
+      String text = new String(SmallFile.read(file), StandardCharsets.ISO_8859_1);
+      for (String line : text.split("\n", -1)) {
         String type = line.strip();
         if (!type.isEmpty() && !type.startsWith("#")) {
           types.add(type);

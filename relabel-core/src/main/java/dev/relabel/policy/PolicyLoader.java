@@ -137,7 +137,7 @@ public final class PolicyLoader {
       // As libselinux's init_selinux_config: leading C whitespace skipped, the key matched
       // case-insensitively, whitespace after '=' skipped, trailing whitespace and control
       // characters removed (never the value's first character); the last such line wins.
-      String text = new String(readSmall(config), StandardCharsets.ISO_8859_1);
+      String text = new String(SmallFile.read(config), StandardCharsets.ISO_8859_1);
       for (String line : text.split("\n", -1)) {
         int at = 0;
         while (at < line.length() && isCSpace(line.charAt(at))) {
@@ -166,19 +166,6 @@ public final class PolicyLoader {
       throw new PolicyException(new PolicyError(config, 0, "invalid SELINUXTYPE '" + type + "'"));
     }
     return root.resolve("etc/selinux").resolve(type).resolve("contexts/files/file_contexts");
-  }
-
-  /**
-   * A small file's bytes through java.io, which a start has ready: Files.readAllBytes's first use
-   * initializes NIO's channels and loads libnet, milliseconds of a short run. Where java.io
-   * fails, NIO reads it again, so that the exception says why as NIO says it.
-   */
-  private static byte[] readSmall(Path file) throws IOException {
-    try (java.io.FileInputStream in = new java.io.FileInputStream(file.toFile())) {
-      return in.readAllBytes();
-    } catch (java.io.FileNotFoundException e) {
-      return Files.readAllBytes(file);
-    }
   }
 
   /** C's isspace in the C locale. */

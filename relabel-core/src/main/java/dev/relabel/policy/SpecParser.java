@@ -81,7 +81,9 @@ final class SpecParser {
       }
     }
     // Lines with too few fields were reported while splitting: put every error in line order.
-    found.sort(java.util.Comparator.comparingInt(PolicyError::line));
+    // A lambda, not Comparator.comparingInt: that one is serializable, which no class data sharing
+    // archive of Java 17 holds, so every start that reads a text policy spun its class.
+    found.sort((one, other) -> Integer.compare(one.line(), other.line()));
     errors.addAll(found);
     return specs;
   }

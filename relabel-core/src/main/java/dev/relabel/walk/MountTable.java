@@ -1,6 +1,7 @@
 package dev.relabel.walk;
 
 import dev.relabel.policy.PathBytes;
+import dev.relabel.policy.SmallFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,7 +25,7 @@ final class MountTable {
       return List.of();
     }
     try {
-      return withoutSeclabel(Files.readString(MOUNTINFO, StandardCharsets.ISO_8859_1));
+      return withoutSeclabel(new String(SmallFile.read(MOUNTINFO), StandardCharsets.ISO_8859_1));
     } catch (IOException e) {
       return List.of();
     }
