@@ -19,7 +19,7 @@ class SmallFileTest {
 
   @Test
   void readsEveryByte() throws IOException {
-    byte[] content = new byte[70_000]; // more than one of java.io's buffers
+    byte[] content = new byte[70_000]; // many pages, every byte value
     for (int i = 0; i < content.length; i++) {
       content[i] = (byte) (i * 31);
     }
