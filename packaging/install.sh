@@ -75,18 +75,21 @@ install -m 0644 "$top/packaging/systemd/relabel-autorelabel.target" "$DESTDIR$UN
 substitute "$top/packaging/systemd/relabel-autorelabel-generator.in" > "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
 chmod 0755 "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
 
-# The class data sharing archive (a faster start) is tied to the jar's path, so it is made where
-# the jar now lies, with the java the launcher will use. A staged install (DESTDIR) cannot: its
-# package should run the same java -Xshare:dump command once installed; without an archive relabel
-# only starts slower.
-classlist="$top/relabel-cli/target/relabel.classlist"
-if [ -z "$DESTDIR" ] && [ -f "$classlist" ]; then
+# The class data sharing archives (a faster start: every verb's, and the quick path's smaller one)
+# are tied to the jar's path, so they are made where the jar now lies, with the java the launcher
+# will use. A staged install (DESTDIR) cannot: its package should run the same java -Xshare:dump
+# commands once installed; without an archive relabel only starts slower.
+if [ -z "$DESTDIR" ]; then
   java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-  if ! "$java" -XX:+UseSerialGC -Xshare:dump -XX:SharedClassListFile="$classlist" \
-      -XX:SharedArchiveFile="$PREFIX/share/relabel/relabel.jsa" -cp "$PREFIX/share/relabel/relabel.jar" \
-      >/dev/null 2>&1; then
-    echo "install.sh: no class data sharing archive could be made with $java (relabel starts slower)" >&2
-  fi
+  for archive in relabel relabel-quick; do
+    classlist="$top/relabel-cli/target/$archive.classlist"
+    [ -f "$classlist" ] || continue
+    if ! "$java" -XX:+UseSerialGC -Xshare:dump -XX:SharedClassListFile="$classlist" \
+        -XX:SharedArchiveFile="$PREFIX/share/relabel/$archive.jsa" -cp "$PREFIX/share/relabel/relabel.jar" \
+        >/dev/null 2>&1; then
+      echo "install.sh: no class data sharing archive $archive.jsa could be made with $java (relabel starts slower)" >&2
+    fi
+  done
 fi
 
 # The SELinux policy module: its source for packages, and (see SELINUX_MODULE above) built and

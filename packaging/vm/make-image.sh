@@ -24,11 +24,11 @@ cleanup() { umount "$root/proc" 2>/dev/null || true; }
 trap cleanup EXIT
 
 # relabel, installed as a user would: packaging/install.sh, run inside the root (its java makes the
-# class data sharing archive; semodule loads the policy module into the root's policy store).
+# class data sharing archives; semodule loads the policy module into the root's policy store).
 src="$root/opt/relabel-src"
 mkdir -p "$src/relabel-cli/target"
 cp -a "$top/bin" "$top/packaging" "$src/"
-for built in relabel.jar relabel.classlist jna man completion; do
+for built in relabel.jar relabel.classlist relabel-quick.classlist jna man completion; do
   [ -e "$top/relabel-cli/target/$built" ] && cp -a "$top/relabel-cli/target/$built" "$src/relabel-cli/target/"
 done
 mount -t proc proc "$root/proc"

@@ -276,6 +276,34 @@ class LauncherIT {
     assertTrue(declined.contains(" picocli.CommandLine "), "the class log shows no picocli where it is used");
   }
 
+  /**
+   * The quick path's verbs map the quick path's own, smaller archive, which holds every class of
+   * relabel's that such a run loads (a class missing from it would be read from the jar at every
+   * start); the other verbs map the archive of every verb.
+   */
+  @Test
+  void theQuickPathsVerbsMapTheirOwnArchive() throws Exception {
+    Path target = launcher.getParent().getParent().toRealPath().resolve("relabel-cli/target");
+    Path tree = Files.createDirectories(dir.resolve("archive/some"));
+    Files.writeString(tree.resolve("file"), "");
+    List<List<String>> quick = List.of(List.of("setfiles", "-nv", policy.toString(), tree.toString()),
+        List.of("lookup", "-f", policy.toString(), "/some/path"), List.of("--version"));
+    for (List<String> args : quick) {
+      Path log = Files.createTempFile(dir, "classes", ".log");
+      Run r = run(launcher, Map.of("RELABEL_JAVA_OPTS", "-Xlog:cds=info -Xlog:class+load=info:file=" + log),
+          new byte[0], args.toArray(String[]::new));
+      assertEquals(0, r.status(), r::toString);
+      assertTrue(r.outText().contains("Opened archive " + target.resolve("relabel-quick.jsa") + "."), r::toString);
+      List<String> fromElsewhere = Files.readAllLines(log).stream()
+          .filter(line -> line.contains(" dev.relabel.") && !line.endsWith(" source: shared objects file"))
+          .toList();
+      assertEquals(List.of(), fromElsewhere, args + ": relabel's classes not from the archive");
+    }
+    Run other = run(launcher, Map.of("RELABEL_JAVA_OPTS", "-Xlog:cds=info"), new byte[0], "compile", "--help");
+    assertEquals(0, other.status(), other::toString);
+    assertTrue(other.outText().contains("Opened archive " + target.resolve("relabel.jsa") + "."), other::toString);
+  }
+
   /** The class-loading log of a run of {@code args}. */
   private String classesLoaded(List<String> args) throws IOException, InterruptedException {
     Path log = Files.createTempFile(dir, "classes", ".log");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.relabel.fixtures.AttrTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -73,11 +74,18 @@ class PackagingIT {
     AttrTrees.Run demo = AttrTrees.run(List.of(prefix.resolve("bin/relabel").toString(), "demo"), dir, null,
         Map.of("JAVA_HOME", System.getProperty("java.home"), "RELABEL_JAVA_OPTS", "-Djna.tmpdir=/dev/null/jna"));
     assertEquals(0, demo.status(), demo::toString);
-    // Made at the installed jar's path, and mapped (-Xshare:on: the JVM refuses to start otherwise).
-    assertTrue(Files.isRegularFile(prefix.resolve("share/relabel/relabel.jsa")), "no class data sharing archive");
-    AttrTrees.Run shared = AttrTrees.run(List.of(prefix.resolve("bin/relabel").toString(), "--version"), dir, null,
-        Map.of("JAVA_HOME", System.getProperty("java.home"), "RELABEL_JAVA_OPTS", "-Xshare:on"));
-    assertEquals(0, shared.status(), shared::toString);
+    // Both archives made at the installed jar's path, and mapped (-Xshare:on: the JVM refuses to
+    // start otherwise): the quick path's for --version, every verb's for compile.
+    for (List<String> run : List.of(List.of("relabel-quick.jsa", "--version"), List.of("relabel.jsa", "compile", "--help"))) {
+      Path archive = prefix.toRealPath().resolve("share/relabel").resolve(run.get(0));
+      assertTrue(Files.isRegularFile(archive), "no class data sharing archive " + archive);
+      List<String> command = new ArrayList<>(List.of(prefix.resolve("bin/relabel").toString()));
+      command.addAll(run.subList(1, run.size()));
+      AttrTrees.Run shared = AttrTrees.run(command, dir, null,
+          Map.of("JAVA_HOME", System.getProperty("java.home"), "RELABEL_JAVA_OPTS", "-Xshare:on -Xlog:cds=info"));
+      assertEquals(0, shared.status(), shared::toString);
+      assertTrue(shared.out().contains("Opened archive " + archive + "."), shared::toString);
+    }
   }
 
   @Test
