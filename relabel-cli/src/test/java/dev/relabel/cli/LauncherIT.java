@@ -277,6 +277,22 @@ class LauncherIT {
   }
 
   /**
+   * The launcher asks the JVM for transparent huge pages exactly where the kernel offers them (on
+   * request or always); where it has them off, the JVM would print a warning instead.
+   */
+  @Test
+  void transparentHugePagesWhereTheKernelOffersThem() throws Exception {
+    Path setting = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    String mode = Files.isReadable(setting) ? Files.readString(setting) : "";
+    boolean offered = mode.contains("[always]") || mode.contains("[madvise]");
+    Run r = run(launcher, Map.of("RELABEL_JAVA_OPTS", "-XX:+PrintFlagsFinal"), new byte[0], "--version");
+    assertEquals(0, r.status(), r::toString);
+    assertTrue(r.outText().matches("(?s).*\\bUseTransparentHugePages\\s+= " + offered + "\\b.*"),
+        "kernel: " + mode.strip() + "\n" + r);
+    assertEquals("", r.err());
+  }
+
+  /**
    * The quick path's verbs map the quick path's own, smaller archive, which holds every class of
    * relabel's that such a run loads (a class missing from it would be read from the jar at every
    * start); the other verbs map the archive of every verb.

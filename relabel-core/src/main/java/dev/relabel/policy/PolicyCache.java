@@ -3,6 +3,7 @@ package dev.relabel.policy;
 import dev.relabel.regex.PcrePattern;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -59,6 +60,8 @@ public final class PolicyCache {
   private static final byte[] MAGIC = "relabel compiled file_contexts\n".getBytes(StandardCharsets.US_ASCII);
   /** Bumped at every change of the layout or of what a field means. */
   static final int FORMAT = 2;
+  /** The longest read java.io makes through a buffer on the stack (io_util.c's BUF_SIZE). */
+  private static final int JAVA_IO_STACK_BUFFER = 8192;
 
   private PolicyCache() {}
 
@@ -153,14 +156,23 @@ public final class PolicyCache {
    */
   private static byte[] readAll(Path file) throws IOException {
     try (java.io.RandomAccessFile in = new java.io.RandomAccessFile(file.toFile(), "r")) {
-      // One array of the file's size and one read into it (readAllBytes grows a buffer in steps);
-      // a file that grew meanwhile fails its checksum.
+      // One array of the file's size (readAllBytes grows a buffer in steps); a file that grew
+      // meanwhile fails its checksum.
       long size = in.length();
       if (size > Integer.MAX_VALUE - 8) {
         throw new IOException("too large for a compiled policy: " + size + " bytes");
       }
       byte[] bytes = new byte[(int) size];
-      in.readFully(bytes);
+      // Read in pieces that fit java.io's buffer on the stack: a longer read goes through a buffer
+      // malloc'd for the call, whose fresh pages the kernel faults in one by one (4 ms for a
+      // 760 KB policy on the benchmarks' virtual machine, against 0.5 ms in 8 KB reads).
+      for (int at = 0; at < bytes.length; ) {
+        int read = in.read(bytes, at, Math.min(JAVA_IO_STACK_BUFFER, bytes.length - at));
+        if (read < 0) {
+          throw new EOFException("shorter than its " + size + " bytes: it changed while it was read");
+        }
+        at += read;
+      }
       return bytes;
     }
   }
