@@ -54,6 +54,9 @@ run compile -f "$work/file_contexts"
 quick lookup -f "$work/file_contexts" /etc/passwd /usr/bin/ls
 quick lookup --json -f "$work/file_contexts" /etc/passwd
 quick restorecon -n -v "$work/tree/etc/passwd"
+# The paths from a list (-f FILE; -f - and -s read standard input the same way).
+printf '%s\n' "$work/tree/etc/passwd" "$work/tree/usr/bin" > "$work/list"
+quick restorecon -n -v -f "$work/list"
 quick --version
 # A class is listed once. A lambda's line is not: the JVM writes one per call site, and two call
 # sites with the same target (FindOps$FindSink$OfRef's Optional::isPresent, in java.util.logging's

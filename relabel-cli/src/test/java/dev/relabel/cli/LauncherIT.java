@@ -302,7 +302,9 @@ class LauncherIT {
     Path target = launcher.getParent().getParent().toRealPath().resolve("relabel-cli/target");
     Path tree = Files.createDirectories(dir.resolve("archive/some"));
     Files.writeString(tree.resolve("file"), "");
+    Path list = Files.writeString(dir.resolve("archive/list"), tree + "\n" + tree.resolve("file") + "\n");
     List<List<String>> quick = List.of(List.of("setfiles", "-nv", policy.toString(), tree.toString()),
+        List.of("setfiles", "-nv", "-f", list.toString(), policy.toString()),
         List.of("lookup", "-f", policy.toString(), "/some/path"), List.of("--version"));
     for (List<String> args : quick) {
       Path log = Files.createTempFile(dir, "classes", ".log");

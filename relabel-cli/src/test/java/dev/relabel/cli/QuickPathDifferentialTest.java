@@ -52,6 +52,8 @@ class QuickPathDifferentialTest {
   private static Path tree;
   private static Path spec;
   private static Path badSpec;
+  private static Path list;
+  private static Path nulList;
 
   @BeforeAll
   static void files() throws IOException, InterruptedException {
@@ -78,6 +80,9 @@ class QuickPathDifferentialTest {
     spec = Files.writeString(scratch.resolve("file_contexts"), tree + "(/.*)?\t" + ETC + "\n"
         + tree + "/sub(/.*)?\t" + VAR + "\n" + tree + "/none\t<<none>>\n" + tree + "/link\t-l\t" + OLD + "\n");
     badSpec = Files.writeString(scratch.resolve("bad_file_contexts"), tree + "(/.*)?\tnot_a_context\n");
+    list = Files.writeString(scratch.resolve("list"), tree + "/a\n" + tree + "/with space\n" + tree + "/sub\n"
+        + tree + "/missing\n");
+    nulList = Files.writeString(scratch.resolve("nul-list"), tree + "/a\0" + tree + "/with space\0" + tree + "/b\0");
   }
 
   @AfterAll
@@ -87,32 +92,44 @@ class QuickPathDifferentialTest {
     }
   }
 
-  /** An argument vector, what the quick path must do with it, and the run's environment and charset. */
-  record Case(boolean quick, List<String> args, Map<String, String> environment, Charset charset) {
+  /**
+   * An argument vector, what the quick path must do with it, and the run's environment, charset and
+   * standard input (placeholders as in the arguments).
+   */
+  record Case(boolean quick, List<String> args, Map<String, String> environment, Charset charset, String input) {
     @Override
     public String toString() {
       return (quick ? "quick " : "declined ") + args + (environment.isEmpty() ? "" : " " + environment)
-          + (charset == StandardCharsets.UTF_8 ? "" : " " + charset);
+          + (charset == StandardCharsets.UTF_8 ? "" : " " + charset)
+          + (input.isEmpty() ? "" : " < " + input.replace("\n", "\\n").replace("\0", "\\0"));
     }
   }
 
   private static Case quick(String... args) {
-    return new Case(true, List.of(args), Map.of(), StandardCharsets.UTF_8);
+    return new Case(true, List.of(args), Map.of(), StandardCharsets.UTF_8, "");
   }
 
   private static Case declined(String... args) {
-    return new Case(false, List.of(args), Map.of(), StandardCharsets.UTF_8);
+    return new Case(false, List.of(args), Map.of(), StandardCharsets.UTF_8, "");
   }
 
   private static Case withThreads(String threads, Case c) {
-    return new Case(c.quick(), c.args(), Map.of("RELABEL_THREADS", threads), c.charset());
+    return new Case(c.quick(), c.args(), Map.of("RELABEL_THREADS", threads), c.charset(), c.input());
   }
 
   private static Case latin1(Case c) {
-    return new Case(c.quick(), c.args(), c.environment(), StandardCharsets.ISO_8859_1);
+    return new Case(c.quick(), c.args(), c.environment(), StandardCharsets.ISO_8859_1, c.input());
   }
 
-  /** {T}: the tree; {S}: a spec file for it; {B}: a malformed one; {X}: a file that does not exist. */
+  private static Case withInput(String input, Case c) {
+    return new Case(c.quick(), c.args(), c.environment(), c.charset(), input);
+  }
+
+  /**
+   * {T}: the tree; {S}: a spec file for it; {B}: a malformed one; {X}: a file that does not exist;
+   * {L}: a list of paths in the tree, one per line (one missing, one with a space); {Z}: one
+   * NUL-separated.
+   */
   static Stream<Case> cases() {
     return Stream.of(
         // the version, alone; with anything else picocli's
@@ -173,9 +190,32 @@ class QuickPathDifferentialTest {
         declined("restorecon", "-V"),
         declined("restorecon", "-p", "{T}/a"),
         declined("restorecon", "--no-progress", "{T}/a"),
-        declined("restorecon", "-f", "{S}"),
-        declined("restorecon", "-s"),
-        declined("restorecon", "-0v", "{T}/a"),
+        // the paths from a list: -f FILE, -f - and -s (standard input), -0 (NUL-separated)
+        quick("restorecon", "-v", "-f", "{L}"),
+        quick("restorecon", "-vf{L}"),
+        quick("restorecon", "-Rv", "-f", "{L}"),
+        quick("restorecon", "-v0", "-f", "{Z}"),
+        quick("restorecon", "-iv", "-f", "{L}"),
+        quick("restorecon", "-f", "{X}"),
+        quick("restorecon", "-f", ""),
+        quick("restorecon", "-f", "{T}"),
+        withInput("{T}/b\n", quick("restorecon", "-v", "-s", "-f", "{L}")),
+        quick("restorecon", "-v", "-f", "{S}"),
+        quick("restorecon", "-s"),
+        quick("restorecon", "-0v", "{T}/a"),
+        withInput("{T}/a\n{T}/b\n", quick("restorecon", "-v", "-f", "-")),
+        withInput("{T}/a\n{T}/b\n", quick("restorecon", "-vf-")),
+        withInput("{T}/a\n{T}/sub\n", quick("restorecon", "-Rvs")),
+        withInput("{T}/a\0{T}/with space\0", quick("restorecon", "-v0s")),
+        withInput("{T}/a\0{T}/b\0", quick("restorecon", "-0", "-v", "-f", "-")),
+        declined("restorecon", "-f", "{L}", "{T}/a"),
+        declined("restorecon", "-s", "{T}/a"),
+        declined("restorecon", "-f", "{L}", "-f", "{L}"),
+        declined("restorecon", "-ss"),
+        declined("restorecon", "-00", "-s"),
+        declined("restorecon", "-f"),
+        declined("restorecon", "-f", "-v"),
+        declined("restorecon", "-f", "--", "{T}/a"),
         declined("restorecon", "-l", "{T}/a"),
         declined("restorecon", "-o", "{X}", "{T}/a"),
         declined("restorecon", "--", "{T}/a"),
@@ -246,8 +286,16 @@ class QuickPathDifferentialTest {
         declined("setfiles", "-vv", "{S}", "{T}"),
         declined("setfiles", "-FF", "{S}", "{T}"),
         declined("setfiles", "-o", "{X}", "{S}", "{T}"),
-        declined("setfiles", "-f", "{S}", "{S}"),
-        declined("setfiles", "-s", "{S}"),
+        quick("setfiles", "-v", "-f", "{L}", "{S}"),
+        quick("setfiles", "-v0f{Z}", "{S}"),
+        quick("setfiles", "-s", "{S}"),
+        withInput("{T}/a\n{T}/sub\n", quick("setfiles", "-vs", "{S}")),
+        withInput("{T}/a\0{T}/b\0", quick("setfiles", "-v0", "-f", "-", "{S}")),
+        quick("setfiles", "-v", "-f", "{S}", "{S}"),
+        declined("setfiles", "-f", "{L}", "{S}", "{T}"),
+        declined("setfiles", "-s", "{S}", "{T}"),
+        declined("setfiles", "-f", "{L}"),
+        declined("setfiles", "-s"),
         quick("setfiles", "--json", "{S}", "{T}"),
         quick("setfiles", "--json", "-vF", "-r", "{T}", "{S}", "{T}"),
         quick("setfiles", "-v", "--json", "{B}", "{T}"),
@@ -307,10 +355,7 @@ class QuickPathDifferentialTest {
   @ParameterizedTest
   @MethodSource("cases")
   void theQuickPathDeclinesOrDoesWhatPicocliDoes(Case c) throws Exception {
-    String[] args = c.args().stream()
-        .map(a -> a.replace("{T}", tree.toString()).replace("{S}", spec.toString())
-            .replace("{B}", badSpec.toString()).replace("{X}", scratch.resolve("missing").toString()))
-        .toArray(String[]::new);
+    String[] args = c.args().stream().map(QuickPathDifferentialTest::placed).toArray(String[]::new);
     Outcome quick = run(c, args, true);
     if (!c.quick()) {
       assertNull(quick.status(), "the quick path took it");
@@ -331,13 +376,21 @@ class QuickPathDifferentialTest {
     assertEquals(picocli.digests(), quick.digests(), "digests");
   }
 
+  /** {@code text} with its placeholders replaced (see {@link #cases()}). */
+  private static String placed(String text) {
+    return text.replace("{T}", tree.toString()).replace("{S}", spec.toString()).replace("{B}", badSpec.toString())
+        .replace("{X}", scratch.resolve("missing").toString()).replace("{L}", list.toString())
+        .replace("{Z}", nulList.toString());
+  }
+
   /** Runs {@code args} on one path, on a fresh copy of the tree. */
   private static Outcome run(Case c, String[] args, boolean quickPath) throws IOException, InterruptedException {
     AttrTrees.check(List.of("rm", "-rf", "--", tree.toString()), scratch);
     AttrTrees.labelledCopy(template, tree, dump, scratch);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Io io = new Io(new ByteArrayInputStream(new byte[0]), out, err, c.charset(), c.environment());
+    byte[] input = placed(c.input()).getBytes(StandardCharsets.UTF_8);
+    Io io = new Io(new ByteArrayInputStream(input), out, err, c.charset(), c.environment());
     Integer status = quickPath ? QuickPath.run(args, io) : Integer.valueOf(RelabelCommand.execute(io, args));
     return new Outcome(status, out.toByteArray(), err.toByteArray(), AttrTrees.labels(tree, scratch),
         AttrTrees.attributes(tree, "security.sehash", scratch));

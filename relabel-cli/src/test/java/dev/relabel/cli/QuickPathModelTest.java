@@ -33,7 +33,7 @@ class QuickPathModelTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"restorecon, DFIRTWeimnqrvx", "setfiles, ACDFIRTUWdeijmnqrv", "lookup, fmr"})
+  @CsvSource({"restorecon, 0DFIRTWefimnqrsvx", "setfiles, 0ACDFIRTUWdefijmnqrsv", "lookup, fmr"})
   void everyLetterTakenIsAnOptionOfTheVerbWithTheSameArity(String verb, String letters) {
     CommandSpec model = model(verb);
     StringBuilder taken = new StringBuilder();

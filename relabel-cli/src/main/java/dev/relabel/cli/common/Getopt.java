@@ -122,6 +122,18 @@ public final class Getopt {
     return value == null || value.startsWith("-") ? null : value;
   }
 
+  /**
+   * As {@link #argument()}, but {@code -} alone is a value (standard input, as picocli reads it:
+   * a lone dash is no option).
+   */
+  public String argumentOrDash() {
+    String arg = args[word];
+    String given = position + 1 < arg.length() ? arg.substring(position + 1)
+        : word + 1 < args.length ? args[word + 1] : null;
+    String value = argument();
+    return value == null && "-".equals(given) ? given : value;
+  }
+
   /** For an option given any number of times: adds {@code argument} to {@code into}; false (decline) when it is null. */
   public static boolean add(String argument, List<String> into) {
     return argument != null && into.add(argument);

@@ -165,11 +165,14 @@ public final class RestoreconCommand implements Callable<Integer>, QuickVerb {
     return json.longOption(name);
   }
 
-  /** The quick path's PATHs: at least one (without, picocli's path says what is missing). */
+  /**
+   * The quick path's PATHs: at least one, or none with {@code -f}/{@code -s} (otherwise picocli's
+   * path says what is missing, or that PATHs cannot be mixed with a list).
+   */
   @Override
   public boolean operands(List<String> operands, Map<String, String> environment) {
     paths = operands;
-    return !operands.isEmpty() && threads.problem(environment) == null;
+    return operands.isEmpty() == flags.readsList() && threads.problem(environment) == null;
   }
 
   @Override

@@ -200,10 +200,13 @@ public final class SetfilesCommand implements Callable<Integer>, QuickVerb {
     return json.longOption(name);
   }
 
-  /** The quick path's SPEC_FILE and PATHs: at least one PATH (without, picocli's path says what is missing). */
+  /**
+   * The quick path's SPEC_FILE and PATHs: at least one PATH, or none with {@code -f}/{@code -s}
+   * (otherwise picocli's path says what is missing, or that PATHs cannot be mixed with a list).
+   */
   @Override
   public boolean operands(List<String> operands, Map<String, String> environment) {
-    if (operands.size() < 2 || threads.problem(environment) != null) {
+    if (operands.isEmpty() || (operands.size() == 1) != flags.readsList() || threads.problem(environment) != null) {
       return false;
     }
     specFile = operands.get(0);

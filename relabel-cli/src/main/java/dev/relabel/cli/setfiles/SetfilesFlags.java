@@ -65,9 +65,9 @@ public final class SetfilesFlags implements Getopt.Options {
   private boolean syslog;
 
   /**
-   * The quick path's letters of these options ({@link Getopt}): each flag once, as picocli takes
-   * it; {@code -e DIR} any number of times. {@code -f}, {@code -s}, {@code -0}, {@code -o} and
-   * {@code -l} are picocli's path's.
+   * The quick path's letters of these options ({@link Getopt}): each flag and {@code -f FILE} once,
+   * as picocli takes them ({@code -f -} is standard input); {@code -e DIR} any number of times.
+   * {@code -o} and {@code -l} are picocli's path's.
    */
   @Override
   public boolean option(char letter, Getopt getopt) {
@@ -81,6 +81,9 @@ public final class SetfilesFlags implements Getopt.Options {
       case 'I' -> !ignoreDigests && (ignoreDigests = true);
       case 'q' -> !quiet && (quiet = true);
       case 'e' -> Getopt.add(getopt.argument(), excludes);
+      case 'f' -> inputFile == null && (inputFile = getopt.argumentOrDash()) != null;
+      case 's' -> !standardInput && (standardInput = true);
+      case '0' -> !nulSeparated && (nulSeparated = true);
       default -> false;
     };
   }
@@ -98,6 +101,11 @@ public final class SetfilesFlags implements Getopt.Options {
   /** {@code -f FILE}; null without it. */
   public String inputFile() {
     return inputFile;
+  }
+
+  /** Whether the paths come from a list ({@code -f FILE} or {@code -s}), not from PATH arguments. */
+  public boolean readsList() {
+    return inputFile != null || standardInput;
   }
 
   /** {@code -s}. */
