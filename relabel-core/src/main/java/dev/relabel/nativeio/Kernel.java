@@ -62,6 +62,14 @@ public interface Kernel {
    */
   int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException;
 
+  /**
+   * Opens the directory {@code name} under {@code dirfd} as {@link #openDirectory} does, but only on
+   * {@code dirfd}'s mount: the kernel refuses a mount point in the call that opens it (openat2's
+   * {@code RESOLVE_NO_XDEV}), so no mount made meanwhile is entered. -1, with nothing opened, when
+   * it refused, failed or has no openat2: {@link #openDirectory} then opens it or says why not.
+   */
+  int openDirectoryOnMount(int dirfd, byte[] name);
+
   /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */
   void close(int fd);
 

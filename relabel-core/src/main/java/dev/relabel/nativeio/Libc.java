@@ -149,6 +149,8 @@ final class Libc {
 
     static native long syscall(long number, int dirfd, long path, int atFlags, long name, long args, long size);
 
+    static native long syscall(long number, int dirfd, long path, long how, long size);
+
     static native long getxattr(byte[] path, byte[] name, Pointer value, long size);
 
     static native int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags)
@@ -229,6 +231,13 @@ final class Libc {
     return direct
         ? Direct.syscall(number, dirfd, path, atFlags, name, args, size)
         : callLong(SYSCALL, number, dirfd, path, atFlags, name, args, size);
+  }
+
+  /** {@code syscall(2)} for openat2: -1 and errno, as above. */
+  static long syscall(long number, int dirfd, long path, long how, long size) {
+    return direct
+        ? Direct.syscall(number, dirfd, path, how, size)
+        : callLong(SYSCALL, number, dirfd, path, how, size);
   }
 
   /** As {@link #syscall}: -1 and errno, for the same reason (kernels before 6.13 read labels with it). */

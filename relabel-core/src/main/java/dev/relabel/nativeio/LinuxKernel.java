@@ -18,6 +18,12 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
+  public int openDirectoryOnMount(int dirfd, byte[] name) {
+    WarmUp.await();
+    return NativeIo.openDirectoryOnMount(dirfd, name);
+  }
+
+  @Override
   public void close(int fd) {
     WarmUp.await();
     NativeIo.closeQuietly(fd);

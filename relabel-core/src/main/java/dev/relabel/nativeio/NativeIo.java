@@ -45,6 +45,11 @@ final class NativeIo {
   private static final int AT_SYMLINK_NOFOLLOW = 0x100;
   private static final int AT_EMPTY_PATH = 0x1000;
   private static final int STATX_BASIC = 0x7ff;
+  private static final int DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  private static final long SYS_OPENAT2 = 437;
+  /** openat2's {@code struct open_how}: flags, mode and resolve, three u64s. */
+  private static final int OPEN_HOW_SIZE = 24;
+  private static final long RESOLVE_NO_XDEV = 0x01;
   private static final long SYS_SETXATTRAT = 463;
   private static final long SYS_GETXATTRAT = 464;
   private static final int XATTR_ARGS_SIZE = 16;
@@ -73,8 +78,19 @@ final class NativeIo {
   private static final Memory SEHASH_NAME = nativeString(SEHASH_XATTR);
   private static final long XATTR_NAME_ADDRESS = Pointer.nativeValue(XATTR_NAME);
   private static final long SEHASH_NAME_ADDRESS = Pointer.nativeValue(SEHASH_NAME);
+  /** The {@code struct open_how} of {@link #openDirectoryOnMount}; the kernel only reads it. */
+  private static final Memory OPEN_ON_MOUNT = openHow(DIRECTORY_FLAGS, RESOLVE_NO_XDEV);
+  private static final long OPEN_ON_MOUNT_ADDRESS = Pointer.nativeValue(OPEN_ON_MOUNT);
   /** The part of {@code struct statx} read, up to {@code stx_dev_minor}. */
   private static final int STATX_READ = 144;
+
+  private static Memory openHow(int flags, long resolve) {
+    Memory how = new Memory(OPEN_HOW_SIZE);
+    how.setLong(0, flags);
+    how.setLong(8, 0);
+    how.setLong(16, resolve);
+    return how;
+  }
 
   private static Memory nativeString(byte[] nulTerminated) {
     Memory memory = new Memory(nulTerminated.length);
@@ -132,6 +148,12 @@ final class NativeIo {
   }
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  /**
+   * False once openat2 answered ENOSYS (before Linux 5.6) or EPERM (a seccomp filter that does not
+   * know it: opening a directory is otherwise never EPERM).
+   */
+  private static volatile boolean openat2Available = true;
 
   /** False once the kernel answered ENOSYS to {@code getxattrat}/{@code setxattrat}. */
   private static volatile boolean xattrAtAvailable = true;
@@ -192,10 +214,33 @@ final class NativeIo {
    */
   static int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return Libc.openat(dirfd, nativeName(SCRATCH.get(), name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+      return Libc.openat(dirfd, nativeName(SCRATCH.get(), name), DIRECTORY_FLAGS, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());
     }
+  }
+
+  /**
+   * As {@link #openDirectory}, but only on {@code dirfd}'s mount ({@code openat2} with
+   * {@code RESOLVE_NO_XDEV}): the kernel refuses, in the same call that opens it, a name that is a
+   * mount point, so a mount made after the walk looked at the name is never entered. -1, with
+   * nothing opened, when it refused or failed, or has no openat2: {@link #openDirectory} then gives
+   * the descriptor or the error it always gave, and the caller compares devices itself (a
+   * directory bind-mounted from the same filesystem is refused here but has the same device).
+   */
+  static int openDirectoryOnMount(int dirfd, byte[] name) {
+    if (!openat2Available) {
+      return -1;
+    }
+    long fd = Libc.syscall(SYS_OPENAT2, dirfd, nativeName(SCRATCH.get(), name), OPEN_ON_MOUNT_ADDRESS, OPEN_HOW_SIZE);
+    if (fd < 0) {
+      int errno = Native.getLastError();
+      if (errno == Errno.ENOSYS || errno == Errno.EPERM) {
+        openat2Available = false;
+      }
+      return -1;
+    }
+    return (int) fd;
   }
 
   /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */

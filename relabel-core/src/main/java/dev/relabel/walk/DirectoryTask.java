@@ -34,10 +34,34 @@ final class DirectoryTask extends TreeTask {
     walk.fail(path, e);
   }
 
-  /** With -x, a directory on another filesystem than the walk's start is not listed. */
+  /** Whether the tree vouched that this directory was opened on its parent's mount. */
+  private transient boolean onParentsMount;
+
+  /**
+   * With -x, opened on its parent's mount where the tree can promise it: no mount made after
+   * {@link #visitEntry} looked at the name is entered, and {@link #enters} needs no status.
+   */
+  @Override
+  protected FileTree.Directory openChild(FileTree.Directory parent) throws IOException {
+    if (walk.options.oneFilesystem()) {
+      FileTree.Directory child = parent.openChildOnMount(name);
+      if (child != null) {
+        onParentsMount = true;
+        return child;
+      }
+    }
+    return parent.openChild(name, path);
+  }
+
+  /**
+   * With -x, a directory on another filesystem than the walk's start is not listed. One opened on
+   * its parent's mount is on it (its parent was listed); any other is checked by its device: a
+   * mount point, or a directory bind-mounted from the start's own filesystem (listed, as fts's
+   * FTS_XDEV does), or a tree that cannot tell.
+   */
   @Override
   protected boolean enters(FileTree.Directory directory) throws IOException {
-    return !walk.options.oneFilesystem() || directory.status(new byte[0], path).device() == device;
+    return !walk.options.oneFilesystem() || onParentsMount || directory.status(new byte[0], path).device() == device;
   }
 
   @Override

@@ -51,6 +51,15 @@ public interface FileTree {
     /** The subdirectory {@code name}; fails, without following it, when it is a symlink or not a directory. */
     Directory openChild(byte[] name, byte[] pathForErrors) throws IOException;
 
+    /**
+     * The subdirectory {@code name}, opened only if it is on this directory's mount, which the
+     * tree then vouches for (no status needed to know its device); null otherwise: a mount point,
+     * a failure (which {@link #openChild} reports), or a tree that cannot tell, as by default.
+     */
+    default Directory openChildOnMount(byte[] name) throws IOException {
+      return null;
+    }
+
     /** The status of {@code name}, or of this directory when {@code name} is empty; never follows a symlink. */
     Status status(byte[] name, byte[] pathForErrors) throws IOException;
 

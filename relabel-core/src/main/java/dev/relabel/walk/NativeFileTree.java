@@ -48,6 +48,12 @@ public final class NativeFileTree implements FileTree {
     }
 
     @Override
+    public Directory openChildOnMount(byte[] name) {
+      int child = KERNEL.openDirectoryOnMount(fd, name);
+      return child < 0 ? null : new NativeDirectory(child);
+    }
+
+    @Override
     public Status status(byte[] name, byte[] pathForErrors) throws NativeIoException {
       FileStat stat = KERNEL.stat(fd, name, pathForErrors);
       return new Status(FileType.fromMode(stat.mode()), stat.nlink(), stat.inode(), stat.device(), stat.modifiedNanos());

@@ -63,7 +63,7 @@ abstract class TreeTask extends CountedCompleter<Void> {
         if (cancelled()) {
           return;
         }
-        directory = parent.directory().openChild(name, path);
+        directory = openChild(parent.directory());
       } catch (IOException e) {
         cannotOpen(e);
         return;
@@ -177,6 +177,11 @@ abstract class TreeTask extends CountedCompleter<Void> {
 
   /** This directory could not be opened from its parent. */
   protected abstract void cannotOpen(IOException e);
+
+  /** Opens this directory, the subdirectory {@link #name} of {@code parent}. */
+  protected FileTree.Directory openChild(FileTree.Directory parent) throws IOException {
+    return parent.openChild(name, path);
+  }
 
   /** Whether to list this directory, now open (relabel's -x checks its filesystem here). */
   protected boolean enters(FileTree.Directory directory) throws IOException {

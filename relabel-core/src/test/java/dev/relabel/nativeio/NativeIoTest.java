@@ -73,6 +73,53 @@ class NativeIoTest {
   }
 
   @Test
+  void opensOnItsParentsMountOnlyADirectoryOnIt() throws Exception {
+    Path sub = Files.createDirectory(dir.resolve("sub"));
+    Files.createSymbolicLink(dir.resolve("link"), Path.of("/etc"));
+    Files.writeString(dir.resolve("file"), "x");
+    Path mnt = Files.createDirectory(dir.resolve("mnt"));
+    mount(mnt);
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      int opened = NativeIo.openDirectoryOnMount(fd, c("sub"));
+      assertTrue(opened >= 0, "openat2 (Linux 5.6+) opens a directory on the same mount");
+      try {
+        assertEquals(Files.getAttribute(sub, "unix:ino"), NativeIo.stat(opened, NativeIo.self(), new byte[0]).inode());
+      } finally {
+        NativeIo.closeQuietly(opened);
+      }
+      assertEquals(-1, NativeIo.openDirectoryOnMount(fd, c("mnt")), "a mount point");
+      assertEquals(-1, NativeIo.openDirectoryOnMount(fd, c("link")), "a symlink");
+      assertEquals(-1, NativeIo.openDirectoryOnMount(fd, c("file")), "a file");
+      assertEquals(-1, NativeIo.openDirectoryOnMount(fd, c("gone")), "nothing");
+      int again = NativeIo.openDirectoryOnMount(fd, c("sub"));
+      assertTrue(again >= 0, "a refusal does not turn openat2 off");
+      NativeIo.closeQuietly(again);
+    } finally {
+      NativeIo.closeQuietly(fd);
+      run("umount", mnt.toString());
+    }
+  }
+
+  /** Mounts a small tmpfs at {@code at}: root only, so skipped elsewhere, but not in CI (root there). */
+  private static void mount(Path at) throws Exception {
+    try {
+      run("mount", "-t", "tmpfs", "-o", "size=1m", "relabel-test", at.toString());
+    } catch (AssertionError e) {
+      if (dev.relabel.fixtures.oracle.Oracles.inCi()) {
+        throw e;
+      }
+      org.junit.jupiter.api.Assumptions.abort("cannot mount a tmpfs here (root needed): " + e.getMessage());
+    }
+  }
+
+  private static void run(String... command) throws Exception {
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(process.getInputStream().readAllBytes(), US_ASCII);
+    assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + output);
+  }
+
+  @Test
   void statsWithoutFollowing() throws Exception {
     Files.writeString(dir.resolve("file"), "x");
     Files.createLink(dir.resolve("hard"), dir.resolve("file"));

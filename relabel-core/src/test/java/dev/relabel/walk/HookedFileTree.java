@@ -48,6 +48,13 @@ final class HookedFileTree implements FileTree {
     }
 
     @Override
+    public Directory openChildOnMount(byte[] name) throws IOException {
+      hook.before("openChildOnMount", name, new byte[0]);
+      Directory child = directory.openChildOnMount(name);
+      return child == null ? null : new HookedDirectory(child);
+    }
+
+    @Override
     public Status status(byte[] name, byte[] pathForErrors) throws IOException {
       hook.before("status", name, pathForErrors);
       return directory.status(name, pathForErrors);

@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -250,13 +251,18 @@ class NativeWalkTest {
 
   private Path mountTmpfs(Path at) throws Exception {
     Files.createDirectories(at);
+    return mount("mount -t tmpfs -o size=1m relabel-test " + at, at);
+  }
+
+  /** Runs {@code command}, which mounts a filesystem at {@code at}, unmounted after the test. */
+  private Path mount(String command, Path at) throws Exception {
     try {
-      DiskLabels.bash(dir, "mount -t tmpfs -o size=1m relabel-test " + at);
+      DiskLabels.bash(dir, command);
     } catch (AssertionError e) {
       if (dev.relabel.fixtures.oracle.Oracles.inCi()) {
-        throw new AssertionError("CI=true and a tmpfs cannot be mounted (the tests run as root there)", e);
+        throw new AssertionError("CI=true and " + command + " failed (the tests run as root there)", e);
       }
-      Assumptions.abort("cannot mount a tmpfs here (root needed): " + e.getMessage());
+      Assumptions.abort("cannot mount here (root needed): " + e.getMessage());
     }
     mounts.add(at);
     return at;
@@ -297,6 +303,55 @@ class NativeWalkTest {
     for (Path p : List.of(mnt, inner, sub)) {
       assertEquals("staff_u:staff_r:etc_t:s0-s0:c1", DiskLabels.get(p), p.toString());
     }
+  }
+
+  @Test
+  void oneFilesystemEntersADirectoryBindMountedFromTheSameFilesystem() throws Exception {
+    // fts's FTS_XDEV, which selinux_restorecon walks with, compares devices, not mounts: a bind
+    // mount of the walk's own filesystem is walked (openat2 refuses it; the device check takes it).
+    LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
+    Path inner = file("source/inner", OLD);
+    Path bind = Files.createDirectory(tree.resolve("bind"));
+    DiskLabels.set(bind, OLD);
+    mount("mount --bind " + tree.resolve("source") + " " + bind, bind);
+    RelabelReport report = run(matcher, RelabelOptions.defaults().withOneFilesystem(true), RelabelListener.NONE, tree);
+    assertEquals(List.of(), report.failures());
+    assertEquals("staff_u:staff_r:etc_t:s0-s0:c1", DiskLabels.get(inner));
+    assertEquals(5, report.visited(), "the tree, source, bind and inner through both");
+  }
+
+  @Test
+  void oneFilesystemEntersNoMountMadeAfterTheEntryWasLookedAt() throws Exception {
+    // The race -x guards against: a filesystem mounted on a subdirectory between the walk's look
+    // at the entry (its device, the walk's) and its open.
+    LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
+    Path sub = Files.createDirectory(tree.resolve("sub"));
+    DiskLabels.set(sub, OLD);
+    List<String> opens = new java.util.concurrent.CopyOnWriteArrayList<>();
+    FileTree racing = new HookedFileTree(new NativeFileTree(), (operation, name, path) -> {
+      String entry = new String(name, StandardCharsets.ISO_8859_1);
+      // Once the walk has the entry's status (the hook runs before each call), as it reads its label.
+      if (operation.equals("label") && entry.equals("sub") && opens.isEmpty()) {
+        opens.add("mounted");
+        try {
+          mountTmpfs(sub);
+          Files.createFile(sub.resolve("inner"));
+        } catch (Exception e) {
+          throw new IOException(e);
+        }
+      } else if (operation.startsWith("openChild") && entry.equals("sub")) {
+        opens.add(operation);
+      }
+    });
+    RelabelReport report;
+    try (Relabeler relabeler = new Relabeler(matcher, Set.of(), RelabelOptions.defaults().withOneFilesystem(true),
+        racing, RelabelListener.NONE)) {
+      report = relabeler.run(List.of(tree));
+    }
+    assertEquals(List.of("mounted", "openChildOnMount", "openChild"), opens,
+        "openat2 refuses the mount point; the open that follows is checked by its device");
+    assertEquals(List.of(), report.failures());
+    assertEquals(null, DiskLabels.get(sub.resolve("inner")), "the mounted filesystem was not walked");
   }
 
   // ---------------------------------------------------------------------------------------------
