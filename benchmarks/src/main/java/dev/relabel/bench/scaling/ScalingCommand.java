@@ -121,10 +121,22 @@ public final class ScalingCommand implements Callable<Integer> {
     try {
       return run(log, err);
     } catch (IOException | IllegalArgumentException e) {
-      err.println("relabel-bench scaling: " + e.getMessage());
+      err.println("relabel-bench scaling: " + message(e));
       err.flush();
       return 1;
     }
+  }
+
+  /** What went wrong: a file error's message is only its path, so its kind is added. */
+  static String message(Exception e) {
+    if (e instanceof java.nio.file.FileSystemException f && f.getReason() == null) {
+      String kind = e instanceof java.nio.file.NoSuchFileException ? "no such file or directory"
+          : e instanceof java.nio.file.AccessDeniedException ? "permission denied"
+          : e instanceof java.nio.file.FileAlreadyExistsException ? "already exists"
+          : e.getClass().getSimpleName();
+      return f.getMessage() + ": " + kind;
+    }
+    return e.getMessage();
   }
 
   private int run(PrintWriter log, PrintWriter err) throws IOException, InterruptedException {
@@ -180,7 +192,8 @@ public final class ScalingCommand implements Callable<Integer> {
         tree = input.tree.toAbsolutePath().normalize();
         source = "the existing tree " + tree;
       } else {
-        Path parent = work != null ? work : scopes.containsKey(Trial.Scope.LITERAL) ? Path.of("/opt") : Path.of("/var/tmp");
+        Path parent = work != null ? Files.createDirectories(work)
+            : scopes.containsKey(Trial.Scope.LITERAL) ? Path.of("/opt") : Path.of("/var/tmp");
         workDir = Files.createTempDirectory(parent, "relabel-bench-");
         tree = workDir.resolve("tree");
         Files.createDirectory(tree);
