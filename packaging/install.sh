@@ -76,20 +76,20 @@ substitute "$top/packaging/systemd/relabel-autorelabel-generator.in" > "$DESTDIR
 chmod 0755 "$DESTDIR$GENERATORDIR/relabel-autorelabel-generator"
 
 # The class data sharing archives (a faster start: every verb's, and the quick path's smaller one)
-# are tied to the jar's path, so they are made where the jar now lies, with the java the launcher
-# will use. A staged install (DESTDIR) cannot: its package should run the same java -Xshare:dump
-# commands once installed; without an archive relabel only starts slower.
+# are tied to the jar's path and to the java that makes them, so they are made where the jar now
+# lies, with the java the launcher will use, by PREFIX/lib/relabel/make-archives from the class
+# lists installed beside the jar. A staged install (DESTDIR) cannot: its package runs
+# "PREFIX/lib/relabel/make-archives PREFIX/share/relabel" once installed (and after a JDK
+# upgrade); without an archive relabel only starts slower.
+install -m 0755 "$top/packaging/make-archives" "$DESTDIR$PREFIX/lib/relabel/make-archives"
+for classlist in "$top"/relabel-cli/target/relabel.classlist "$top"/relabel-cli/target/relabel-quick.classlist; do
+  if [ -f "$classlist" ]; then
+    install -m 0644 "$classlist" "$DESTDIR$PREFIX/share/relabel/"
+  fi
+done
 if [ -z "$DESTDIR" ]; then
-  java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-  for archive in relabel relabel-quick; do
-    classlist="$top/relabel-cli/target/$archive.classlist"
-    [ -f "$classlist" ] || continue
-    if ! "$java" -XX:+UseSerialGC -Xshare:dump -XX:SharedClassListFile="$classlist" \
-        -XX:SharedArchiveFile="$PREFIX/share/relabel/$archive.jsa" -cp "$PREFIX/share/relabel/relabel.jar" \
-        >/dev/null 2>&1; then
-      echo "install.sh: no class data sharing archive $archive.jsa could be made with $java (relabel starts slower)" >&2
-    fi
-  done
+  "$PREFIX/lib/relabel/make-archives" "$PREFIX/share/relabel" "${JAVA_HOME:+$JAVA_HOME/bin/}java" \
+    || echo "install.sh: relabel will start slower" >&2
 fi
 
 # The SELinux policy module: its source for packages, and (see SELINUX_MODULE above) built and

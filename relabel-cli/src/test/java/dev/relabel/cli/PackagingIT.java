@@ -88,6 +88,36 @@ class PackagingIT {
     }
   }
 
+  /** What a package's post-install step runs, once its files are in place: one command remakes both archives. */
+  @Test
+  void makeArchivesRemakesBothArchivesWhereTheJarLies() throws Exception {
+    Path share = prefix.toRealPath().resolve("share/relabel");
+    for (String name : List.of("relabel", "relabel-quick")) {
+      assertTrue(Files.isRegularFile(share.resolve(name + ".classlist")), name + ".classlist is not installed");
+      Files.delete(share.resolve(name + ".jsa"));
+    }
+    Path makeArchives = prefix.resolve("lib/relabel/make-archives");
+    assertTrue(Files.isExecutable(makeArchives), makeArchives + " is not installed executable");
+    AttrTrees.Run make = AttrTrees.run(List.of(makeArchives.toString(), share.toString()), dir, null,
+        Map.of("JAVA_HOME", System.getProperty("java.home")));
+    assertEquals(0, make.status(), make::toString);
+    assertEquals("", make.out() + make.err(), "nothing to say when it works");
+    for (List<String> run : List.of(List.of("relabel-quick.jsa", "--version"), List.of("relabel.jsa", "compile", "--help"))) {
+      List<String> command = new ArrayList<>(List.of(prefix.resolve("bin/relabel").toString()));
+      command.addAll(run.subList(1, run.size()));
+      AttrTrees.Run shared = AttrTrees.run(command, dir, null,
+          Map.of("JAVA_HOME", System.getProperty("java.home"), "RELABEL_JAVA_OPTS", "-Xshare:on -Xlog:cds=info"));
+      assertEquals(0, shared.status(), shared::toString);
+      assertTrue(shared.out().contains("Opened archive " + share.resolve(run.get(0)) + "."), shared::toString);
+    }
+    // Where it cannot make one, it says so and fails: a package's step sees it.
+    AttrTrees.Run broken = AttrTrees.run(List.of(makeArchives.toString(), share.toString(), "/nonexistent/java"), dir,
+        null, Map.of());
+    assertEquals(1, broken.status(), broken::toString);
+    assertTrue(broken.err().contains("make-archives: no class data sharing archive " + share.resolve("relabel.jsa")),
+        broken::toString);
+  }
+
   @Test
   void systemdAcceptsTheUnits() throws Exception {
     if (!Files.isExecutable(Path.of("/usr/bin/systemd-analyze"))) {
