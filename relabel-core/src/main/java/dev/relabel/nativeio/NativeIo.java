@@ -18,7 +18,9 @@ import java.util.List;
  *
  * <p>Labels are read and written with {@code getxattrat}/{@code setxattrat} (Linux 6.13+). On an
  * older kernel the first ENOSYS switches, once, to the race-free fallback libselinux uses: an
- * {@code O_PATH|O_NOFOLLOW} descriptor and the xattr call on {@code /proc/self/fd/N}.
+ * {@code O_PATH|O_NOFOLLOW} descriptor and the xattr call on {@code /proc/self/fd/N}. So does an
+ * EPERM from {@code getxattrat}, which the kernel never answers for a {@code security.*}
+ * attribute: a seccomp filter (a container runtime's profile) that does not know the call.
  */
 final class NativeIo {
   static final int AT_FDCWD = Kernel.AT_FDCWD;
@@ -417,9 +419,10 @@ final class NativeIo {
       if (errno == Errno.ENODATA) {
         return null;
       }
-      if (errno != Errno.ENOSYS) {
+      if (errno != Errno.ENOSYS && errno != Errno.EPERM) {
         throw NativeIoException.of("getxattrat", path, errno);
       }
+      // A kernel before 6.13, or a seccomp filter (see the class comment): setxattrat too.
       xattrAtAvailable = false;
     }
     int fd = openPath(dirfd, name, path);
@@ -505,7 +508,7 @@ final class NativeIo {
     Libc.sync();
   }
 
-  /** Whether label calls use {@code getxattrat}/{@code setxattrat} (false after ENOSYS). */
+  /** Whether label calls use {@code getxattrat}/{@code setxattrat} (false after ENOSYS, or getxattrat's EPERM). */
   static boolean usesXattrAt() {
     return xattrAtAvailable;
   }
