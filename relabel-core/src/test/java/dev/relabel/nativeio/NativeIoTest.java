@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.fixtures.AttrTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -78,7 +79,7 @@ class NativeIoTest {
     Files.createSymbolicLink(dir.resolve("link"), Path.of("/etc"));
     Files.writeString(dir.resolve("file"), "x");
     Path mnt = Files.createDirectory(dir.resolve("mnt"));
-    mount(mnt);
+    AttrTrees.mount(List.of("mount", "-t", "tmpfs", "-o", "size=1m", "relabel-test", mnt.toString()), dir);
     int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
     try {
       int opened = NativeIo.openDirectoryOnMount(fd, c("sub"));
@@ -97,26 +98,8 @@ class NativeIoTest {
       NativeIo.closeQuietly(again);
     } finally {
       NativeIo.closeQuietly(fd);
-      run("umount", mnt.toString());
+      AttrTrees.check(List.of("umount", mnt.toString()), dir);
     }
-  }
-
-  /** Mounts a small tmpfs at {@code at}: root only, so skipped elsewhere, but not in CI (root there). */
-  private static void mount(Path at) throws Exception {
-    try {
-      run("mount", "-t", "tmpfs", "-o", "size=1m", "relabel-test", at.toString());
-    } catch (AssertionError e) {
-      if (dev.relabel.fixtures.oracle.Oracles.inCi()) {
-        throw e;
-      }
-      org.junit.jupiter.api.Assumptions.abort("cannot mount a tmpfs here (root needed): " + e.getMessage());
-    }
-  }
-
-  private static void run(String... command) throws Exception {
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), US_ASCII);
-    assertEquals(0, process.waitFor(), String.join(" ", command) + ": " + output);
   }
 
   @Test
