@@ -65,17 +65,26 @@ public final class FloorProgram {
    * labels. Fails unless it exits 0.
    */
   public static Probe probe(Path binary, int threads, Path tree, Path scratch) throws IOException, InterruptedException {
+    return probe(List.of(binary.toString()), threads, tree, scratch);
+  }
+
+  /**
+   * As {@link #probe(Path, int, Path, Path)}, for any floor that takes check-floor's arguments and
+   * answers as it does ({@code command}: check-floor, or {@link JvmFloor#walk}).
+   */
+  static Probe probe(List<String> command, int threads, Path tree, Path scratch) throws IOException, InterruptedException {
     Path out = Files.createTempFile(scratch, "floor-out", ".txt");
     Path err = Files.createTempFile(scratch, "floor-err", ".txt");
     try {
-      Process p = new ProcessBuilder(List.of(binary.toString(), "-T", Integer.toString(threads), tree.toString()))
-          .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      List<String> run = new ArrayList<>(command);
+      run.addAll(List.of("-T", Integer.toString(threads), tree.toString()));
+      Process p = new ProcessBuilder(run).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
       int status = p.waitFor();
       List<String> errors = Files.readAllLines(err, StandardCharsets.ISO_8859_1);
       if (status != 0) {
-        throw new IOException(binary + " -T " + threads + " " + tree + " exited " + status + ": " + String.join("\n", errors));
+        throw new IOException(String.join(" ", run) + " exited " + status + ": " + String.join("\n", errors));
       }
-      String method = errors.isEmpty() ? "?" : errors.get(errors.size() - 1).replaceFirst("^check-floor: ", "");
+      String method = errors.isEmpty() ? "?" : errors.get(errors.size() - 1).replaceFirst("^[a-z-]+: ", "");
       return new Probe(Long.parseLong(Files.readString(out).trim()), method);
     } finally {
       Files.deleteIfExists(out);

@@ -19,6 +19,10 @@ public final class ResultsTable {
   static final String OURS = "relabel";
   /** The syscall floor's name ({@link Tool.Kind#FLOOR}). */
   static final String FLOOR = "floor";
+  /** check-floor's walk on the JVM through JNA, as relabel calls the kernel ({@code --jvm-floors}). */
+  static final String FLOOR_JNA = "floor-jna";
+  /** check-floor's walk on the JVM through a JNI library ({@code --jvm-floors}). */
+  static final String FLOOR_JNI = "floor-jni";
 
   private ResultsTable() {}
 

@@ -105,6 +105,17 @@ public final class ScalingCommand implements Callable<Integer> {
           + "the system calls of a check (or a relabel) and nothing else, at each -T, alternating with the tools.")
   boolean floor;
 
+  @Option(names = "--jvm-floors",
+      description = "Also run check-floor's walk on the JVM, relabel's runtime (benchmarks/floor/WalkFloor.java, "
+          + "compiled here): floor-jna calls the kernel through JNA as relabel does, floor-jni through a JNI library "
+          + "(benchmarks/floor/walk-floor-jni.c, built here with cc). Between the floor, floor-jni, floor-jna and "
+          + "relabel lie the JVM's, JNA's and relabel's own shares of a check. Implies --floor; needs a JDK.")
+  boolean jvmFloors;
+
+  @Option(names = "--java", defaultValue = "java", paramLabel = "PATH",
+      description = "The java of the JVM floors (default: ${DEFAULT-VALUE}).")
+  String javaCommand;
+
   @Option(names = "--walk-time", defaultValue = "check", paramLabel = "check|all|none",
       description = "Which of relabel's runs get --json (the report to a file), to record the walk's own seconds "
           + "(walkSeconds) beside the wall: check runs (default: there the report costs nothing measurable), all "
@@ -177,12 +188,20 @@ public final class ScalingCommand implements Callable<Integer> {
         }
       }
       Path floorProgram = null;
-      if (floor) {
+      if (floor || jvmFloors) {
         floorProgram = FloorProgram.build(checkout(launcher), scratch);
         String cc = Versions.output(List.of("cc", "--version"));
         tools.add(new Tool(ResultsTable.FLOOR, "check-floor, " + FloorProgram.SOURCE + " built here with cc -O2"
             + (cc == null ? "" : " (" + cc.lines().findFirst().orElse("") + ")"), Tool.Kind.FLOOR,
             List.of(floorProgram.toString()), Map.of()));
+      }
+      if (jvmFloors) {
+        JvmFloor walk = JvmFloor.build(JvmFloor.Program.WALK, checkout(launcher), launcher, javaCommand, scratch);
+        String on = JvmFloor.Program.WALK.source() + " compiled here, on " + javaCommand + " with relabel's JVM flags";
+        tools.add(new Tool(ResultsTable.FLOOR_JNA, on + ", through JNA's direct mapping", Tool.Kind.FLOOR,
+            walk.walk("jna"), Map.of()));
+        tools.add(new Tool(ResultsTable.FLOOR_JNI, on + ", through " + JvmFloor.Program.WALK.jniSource + " built here with cc",
+            Tool.Kind.FLOOR, walk.walk("jni"), Map.of()));
       }
       Map<Trial.Scope, List<String>> scopes = scopes(tools);
 
@@ -219,6 +238,15 @@ public final class ScalingCommand implements Callable<Integer> {
         }
         floorMethod = probe.method();
         log.println("floor: " + floorMethod);
+        for (Tool tool : tools) {
+          if (tool.name().equals(ResultsTable.FLOOR_JNA) || tool.name().equals(ResultsTable.FLOOR_JNI)) {
+            FloorProgram.Probe jvm = FloorProgram.probe(tool.executable(), threads.get(threads.size() - 1), tree, scratch);
+            if (jvm.entries() != entries) {
+              throw new IOException(tool.name() + " counted " + jvm.entries() + " entries in " + tree + ", not " + entries);
+            }
+            log.println(tool.name() + ": " + jvm.method());
+          }
+        }
       }
 
       String loadBefore = Machine.loadAverage();

@@ -83,7 +83,8 @@ public final class ShortRunsBench implements Callable<Integer> {
     Path scratch = Files.createTempDirectory("relabel-bench-short-");
     // The floors of a one-file run on this JVM: its start with relabel.jar, then also JNA's, and
     // instead a JNI library's (what relabel would cost with one of its own).
-    JvmFloor floor = JvmFloor.build(ScalingCommand.checkout(launcher), launcher, javaCommand, scratch);
+    JvmFloor floor = JvmFloor.build(JvmFloor.Program.SHORT, ScalingCommand.checkout(launcher), launcher, javaCommand,
+        scratch);
     tools.put("JVM + relabel.jar (floor)", floor.withJar(file));
     tools.put("JVM + relabel.jar + JNA lgetxattr (floor)", floor.withJna(file));
     tools.put("JVM + relabel.jar + JNI lgetxattr (floor)", floor.withJni(file));

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -138,6 +139,54 @@ class ScalingHarnessIT {
     assertNotNull(png, "a PNG ImageIO can read");
     assertEquals(ScalingPlot.WIDTH, png.getWidth());
     assertEquals(ScalingPlot.HEIGHT, png.getHeight());
+  }
+
+  /**
+   * {@code --jvm-floors}: the floor's walk on the JVM through JNA and through JNI runs beside the
+   * floor at each -T (it implies {@code --floor}), each counted the tree's entries (the harness
+   * checks before it measures), and the paired ratios split relabel's distance to the floor.
+   */
+  @Test
+  void jvmFloorsRunBesideTheFloor(@TempDir Path dir) throws Exception {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
+      Assumptions.abort("runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
+    }
+    AttrTrees.requireTools(true);
+    if (Versions.output(List.of("cc", "--version")) == null) {
+      AttrTrees.unavailable("cc (the floors are built with it: apt-get install gcc)");
+    }
+    Path launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
+    Path out = dir.resolve("out");
+    StringWriter log = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new BenchMain());
+    cli.setOut(new PrintWriter(log));
+    cli.setErr(new PrintWriter(err));
+    int status = cli.execute("scaling", "--generate", "1000", "--threads", "1,2", "--repeat", "1", "--compare",
+        "setfiles", "--mode", "check", "--jvm-floors", "--java", Path.of(System.getProperty("java.home"), "bin", "java")
+            .toString(), "--out", out.toString(), "--work", Files.createDirectory(dir.resolve("work")).toString(),
+        "--relabel", launcher.toString());
+    assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
+    assertTrue(log.toString().contains("floor-jna: labels read with getxattrat")
+        || log.toString().contains("floor-jna: getxattrat: ENOSYS"), log.toString());
+    Set<String> rows = new java.util.TreeSet<>();
+    List<String> csv = Files.readAllLines(out.resolve("results.csv"));
+    for (String line : csv.subList(1, csv.size())) {
+      String[] f = line.split(",", -1);
+      rows.add(f[0] + "/" + f[3]);
+      assertEquals("1001", f[6], "entries, the root included: " + line);
+    }
+    assertEquals(Set.of("floor/1", "floor/2", "floor-jna/1", "floor-jna/2", "floor-jni/1", "floor-jni/2",
+        "relabel/1", "relabel/2", "setfiles/1", "setfiles/2"), rows);
+    String md = Files.readString(out.resolve("results.md"));
+    for (String threads : List.of("1", "2")) {
+      for (String ratio : List.of("relabel / floor-jna", "relabel / floor-jni", "floor-jni / floor", "floor-jna / floor",
+          "floor-jna / floor-jni")) {
+        assertTrue(md.matches("(?s).*\\| check \\| " + threads + " \\| " + ratio + " \\| [0-9]+\\.[0-9]{2} \\(.*"),
+            ratio + " at -T " + threads + ":\n" + md);
+      }
+    }
+    assertTrue(md.contains("  - `floor-jni`: benchmarks/floor/WalkFloor.java compiled here"), md);
   }
 
   /**
