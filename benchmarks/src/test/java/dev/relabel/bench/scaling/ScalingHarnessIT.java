@@ -30,22 +30,39 @@ import picocli.CommandLine;
 class ScalingHarnessIT {
   private static final int SIZE = 3000;
 
-  @Test
-  void quickModeWritesAllThreeFiles(@TempDir Path dir) throws Exception {
+  /**
+   * The launcher failsafe (mvn verify) names in relabel.launcher, after package has built the jar;
+   * outside failsafe the test is skipped (failed in CI), as without the reference tools.
+   */
+  private static Path launcher() {
     if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
       Assumptions.abort("runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
     }
     AttrTrees.requireTools(true);
-    Path launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
-    Path out = dir.resolve("out");
-    Path work = Files.createDirectory(dir.resolve("work"));
-    boolean gcc = Versions.output(List.of("gcc", "--version")) != null;
+    return Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
+  }
 
+  /** What one relabel-bench command wrote on its standard output and error; it must exit 0. */
+  private record Bench(String log, String err) {}
+
+  private static Bench bench(String... args) {
     StringWriter log = new StringWriter();
     StringWriter err = new StringWriter();
     CommandLine cli = new CommandLine(new BenchMain());
     cli.setOut(new PrintWriter(log));
     cli.setErr(new PrintWriter(err));
+    int status = cli.execute(args);
+    assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
+    return new Bench(log.toString(), err.toString());
+  }
+
+  @Test
+  void quickModeWritesAllThreeFiles(@TempDir Path dir) throws Exception {
+    Path launcher = launcher();
+    Path out = dir.resolve("out");
+    Path work = Files.createDirectory(dir.resolve("work"));
+    boolean gcc = Versions.output(List.of("gcc", "--version")) != null;
+
     List<String> args = new ArrayList<>(List.of("scaling", "--generate", Integer.toString(SIZE), "--threads", "1,2",
         "--repeat", "1", "--compare", "setfiles,restorecon", "--mode", "both", "--out", out.toString(), "--work",
         work.toString(), "--relabel", launcher.toString()));
@@ -53,10 +70,9 @@ class ScalingHarnessIT {
       // The floor is built with cc, as restorecon's shim is (FloorProgramTest fails in CI without it).
       args.add("--floor");
     }
-    int status = cli.execute(args.toArray(String[]::new));
-    assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
+    Bench run = bench(args.toArray(String[]::new));
     if (!gcc) {
-      assertTrue(err.toString().contains("restorecon skipped: gcc is not installed"), err.toString());
+      assertTrue(run.err().contains("restorecon skipped: gcc is not installed"), run.err());
     }
     try (var left = Files.list(work)) {
       assertEquals(0, left.count(), "the generated tree is removed");
@@ -148,27 +164,17 @@ class ScalingHarnessIT {
    */
   @Test
   void jvmFloorsRunBesideTheFloor(@TempDir Path dir) throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
-    AttrTrees.requireTools(true);
+    Path launcher = launcher();
     if (Versions.output(List.of("cc", "--version")) == null) {
       AttrTrees.unavailable("cc (the floors are built with it: apt-get install gcc)");
     }
-    Path launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
     Path out = dir.resolve("out");
-    StringWriter log = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchMain());
-    cli.setOut(new PrintWriter(log));
-    cli.setErr(new PrintWriter(err));
-    int status = cli.execute("scaling", "--generate", "1000", "--threads", "1,2", "--repeat", "1", "--compare",
+    Bench run = bench("scaling", "--generate", "1000", "--threads", "1,2", "--repeat", "1", "--compare",
         "setfiles", "--mode", "check", "--jvm-floors", "--java", Path.of(System.getProperty("java.home"), "bin", "java")
             .toString(), "--out", out.toString(), "--work", Files.createDirectory(dir.resolve("work")).toString(),
         "--relabel", launcher.toString());
-    assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
-    assertTrue(log.toString().contains("floor-jna: labels read with getxattrat")
-        || log.toString().contains("floor-jna: getxattrat: ENOSYS"), log.toString());
+    assertTrue(run.log().contains("floor-jna: labels read with getxattrat")
+        || run.log().contains("floor-jna: getxattrat: ENOSYS"), run.log());
     Set<String> rows = new java.util.TreeSet<>();
     List<String> csv = Files.readAllLines(out.resolve("results.csv"));
     for (String line : csv.subList(1, csv.size())) {
@@ -195,23 +201,13 @@ class ScalingHarnessIT {
    */
   @Test
   void shortRunsWritesBothFiles(@TempDir Path dir) throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
-    AttrTrees.requireTools(true);
-    Path launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
+    Path launcher = launcher();
     Path policy = Path.of("/etc/selinux/default/contexts/files/file_contexts");
     Path compiled = Path.of(policy + ".relabel");
     boolean compiledBefore = Files.exists(compiled);
     Path out = dir.resolve("out");
-    StringWriter log = new StringWriter();
-    StringWriter err = new StringWriter();
-    CommandLine cli = new CommandLine(new BenchMain());
-    cli.setOut(new PrintWriter(log));
-    cli.setErr(new PrintWriter(err));
-    int status = cli.execute("short", "--repeat", "1", "--policy", policy.toString(), "--setfiles",
+    bench("short", "--repeat", "1", "--policy", policy.toString(), "--setfiles",
         "3.4=" + AttrTrees.SETFILES, "--relabel", launcher.toString(), "--out", out.toString());
-    assertEquals(0, status, "log:\n" + log + "\nerr:\n" + err);
     List<String> csv = Files.readAllLines(out.resolve("short.csv"));
     assertEquals(List.of("java -version", "JVM + relabel.jar (floor)", "JVM + relabel.jar + JNA lgetxattr (floor)",
         "JVM + relabel.jar + JNI lgetxattr (floor)", "relabel --version", "relabel restorecon -n FILE",

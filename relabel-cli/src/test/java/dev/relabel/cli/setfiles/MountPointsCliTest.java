@@ -8,7 +8,6 @@ import dev.relabel.fixtures.AttrTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -69,10 +68,7 @@ class MountPointsCliTest {
 
   @AfterEach
   void unmount() throws Exception {
-    Collections.reverse(mounts);
-    for (Path mount : mounts) {
-      AttrTrees.check(List.of("umount", mount.toString()), dir);
-    }
+    AttrTrees.unmountAll(mounts, dir);
   }
 
   @Test

@@ -53,9 +53,7 @@ class UnwritableMountsCliTest {
 
   @AfterEach
   void unmount() throws Exception {
-    for (Path mount : mounts) {
-      AttrTrees.check(List.of("umount", mount.toString()), dir);
-    }
+    AttrTrees.unmountAll(mounts, dir);
   }
 
   @Test
