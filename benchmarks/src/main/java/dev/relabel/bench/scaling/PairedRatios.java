@@ -81,19 +81,14 @@ public final class PairedRatios {
                   summary(r)));
             }
           }
-          // Each step from the kernel's floor to relabel: the JVM's (floor-jni), JNA's (floor-jna).
-          for (String floor : List.of(ResultsTable.FLOOR_JNI, ResultsTable.FLOOR_JNA)) {
-            List<Double> r = ratios(byTrial, scope, mode, floor, t, ResultsTable.FLOOR, t, Measurement::wallSeconds);
+          // Each step from the kernel's floor towards relabel: the JVM's (floor-jni), JNA's (floor-jna).
+          for (List<String> step : List.of(List.of(ResultsTable.FLOOR_JNI, ResultsTable.FLOOR),
+              List.of(ResultsTable.FLOOR_JNA, ResultsTable.FLOOR), List.of(ResultsTable.FLOOR_JNA, ResultsTable.FLOOR_JNI))) {
+            List<Double> r = ratios(byTrial, scope, mode, step.get(0), t, step.get(1), t, Measurement::wallSeconds);
             if (!r.isEmpty()) {
-              rows.append(String.format(Locale.ROOT, "| %s | %d | %s / %s | %s |%n", mode.text(), t, floor,
-                  ResultsTable.FLOOR, summary(r)));
+              rows.append(String.format(Locale.ROOT, "| %s | %d | %s / %s | %s |%n", mode.text(), t, step.get(0),
+                  step.get(1), summary(r)));
             }
-          }
-          List<Double> jna = ratios(byTrial, scope, mode, ResultsTable.FLOOR_JNA, t, ResultsTable.FLOOR_JNI, t,
-              Measurement::wallSeconds);
-          if (!jna.isEmpty()) {
-            rows.append(String.format(Locale.ROOT, "| %s | %d | %s / %s | %s |%n", mode.text(), t, ResultsTable.FLOOR_JNA,
-                ResultsTable.FLOOR_JNI, summary(jna)));
           }
           if (t == fewest) {
             continue;
