@@ -187,9 +187,8 @@ public final class ScalingCommand implements Callable<Integer> {
           tools.add(tool);
         }
       }
-      Path floorProgram = null;
       if (floor || jvmFloors) {
-        floorProgram = FloorProgram.build(checkout(launcher), scratch);
+        Path floorProgram = FloorProgram.build(checkout(launcher), scratch);
         String cc = Versions.output(List.of("cc", "--version"));
         tools.add(new Tool(ResultsTable.FLOOR, "check-floor, " + FloorProgram.SOURCE + " built here with cc -O2"
             + (cc == null ? "" : " (" + cc.lines().findFirst().orElse("") + ")"), Tool.Kind.FLOOR,
@@ -231,20 +230,18 @@ public final class ScalingCommand implements Callable<Integer> {
       long entries = TreeLabels.count(tree);
       log.printf("tree: %s, %,d entries%n", tree, entries);
       String floorMethod = null;
-      if (floorProgram != null) {
-        FloorProgram.Probe probe = FloorProgram.probe(floorProgram, threads.get(threads.size() - 1), tree, scratch);
-        if (probe.entries() != entries) {
-          throw new IOException("the floor counted " + probe.entries() + " entries in " + tree + ", not " + entries);
-        }
-        floorMethod = probe.method();
-        log.println("floor: " + floorMethod);
-        for (Tool tool : tools) {
-          if (tool.name().equals(ResultsTable.FLOOR_JNA) || tool.name().equals(ResultsTable.FLOOR_JNI)) {
-            FloorProgram.Probe jvm = FloorProgram.probe(tool.executable(), threads.get(threads.size() - 1), tree, scratch);
-            if (jvm.entries() != entries) {
-              throw new IOException(tool.name() + " counted " + jvm.entries() + " entries in " + tree + ", not " + entries);
-            }
-            log.println(tool.name() + ": " + jvm.method());
+      // Each floor (check-floor, and the JVM's with --jvm-floors) must count the tree before it is measured.
+      for (Tool tool : tools) {
+        if (tool.kind() == Tool.Kind.FLOOR) {
+          FloorProgram.Probe probe = FloorProgram.probe(tool.executable(), threads.get(threads.size() - 1), tree, scratch);
+          boolean theFloor = tool.name().equals(ResultsTable.FLOOR);
+          if (probe.entries() != entries) {
+            throw new IOException((theFloor ? "the floor" : tool.name()) + " counted " + probe.entries() + " entries in "
+                + tree + ", not " + entries);
+          }
+          log.println(tool.name() + ": " + probe.method());
+          if (theFloor) {
+            floorMethod = probe.method();
           }
         }
       }
