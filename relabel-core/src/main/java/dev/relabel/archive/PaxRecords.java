@@ -84,6 +84,25 @@ public final class PaxRecords {
   }
 
   /**
+   * Whether a label record is here and every one ({@link #SELINUX}, {@link #RHT_SELINUX}) holds
+   * {@code context}, with its NUL or without: GNU tar {@code --selinux} restores the RHT record,
+   * {@code --xattrs} the SCHILY one, so a member is labelled right only when both would be.
+   */
+  public boolean labelsOnly(String context) {
+    byte[] schily = value(SELINUX);
+    byte[] rht = value(RHT_SELINUX);
+    return (schily != null || rht != null) && holds(schily, context) && holds(rht, context);
+  }
+
+  private static boolean holds(byte[] value, String context) {
+    if (value == null) {
+      return true;
+    }
+    int length = value.length > 0 && value[value.length - 1] == 0 ? value.length - 1 : value.length;
+    return new String(value, 0, length, StandardCharsets.ISO_8859_1).equals(context);
+  }
+
+  /**
    * The label these records hold, without its trailing NUL: the {@link #SELINUX} record's, or
    * else the {@link #RHT_SELINUX} record's; null when neither is here.
    */

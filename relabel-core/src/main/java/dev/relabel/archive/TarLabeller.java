@@ -173,9 +173,13 @@ public final class TarLabeller {
         context = pending.group() != null ? pending.group().context() : await(pending.label()).context().orElse(null);
         if (context == null) {
           unmatched++;
+        } else if (member.isHardLink() && member.currentLabel() == null) {
+          // GNU tar --xattrs writes no label record for a hard link, and extracting one sets none:
+          // it is its target's inode, whose member holds (and was given) the group's label.
+          context = null;
         } else {
           String current = member.currentLabel();
-          if (!context.equals(current)) {
+          if (!member.pax().labelsOnly(context)) {
             relabeled++;
             listener.changed(new RelabelReport.Change(member.path(), current, context, out != null));
           }
@@ -184,7 +188,7 @@ public final class TarLabeller {
       if (out != null) {
         // A label record that already holds the context stays as it is (as setfiles leaves a
         // label that is right, NUL or not).
-        if (context == null || context.equals(member.currentLabel()) && member.pax().value(PaxRecords.SELINUX) != null) {
+        if (context == null || member.pax().labelsOnly(context)) {
           LabelledWriter.writeUnchanged(member, out);
         } else {
           LabelledWriter.writeLabelled(member, context, out);

@@ -37,8 +37,12 @@ final class ChconRun {
   private final ThreadLocal<Counters> counters = ThreadLocal.withInitial(this::newCounters);
   private volatile boolean cancelled;
 
-  ChconRun(ChconOptions options, FileTree tree, ChconListener listener) {
+  /** Under --preserve-root, the system root's status (a directory met with its device and inode is "/"); else null. */
+  final FileTree.Status systemRoot;
+
+  ChconRun(ChconOptions options, FileTree tree, ChconListener listener, FileTree.Status systemRoot) {
     this.options = options;
+    this.systemRoot = systemRoot;
     this.tree = tree;
     this.listener = listener;
     this.edit = options.edit();

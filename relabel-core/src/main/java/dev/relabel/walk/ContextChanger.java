@@ -68,7 +68,15 @@ public final class ContextChanger implements AutoCloseable {
    */
   public RelabelReport runRaw(List<byte[]> files) {
     long start = System.nanoTime();
-    ChconRun run = new ChconRun(options, tree, listener);
+    FileTree.Status systemRoot = null;
+    if (options.preserveRoot()) {
+      try {
+        systemRoot = systemRoot();
+      } catch (IOException e) {
+        // no "/" to stat: nothing met can be it
+      }
+    }
+    ChconRun run = new ChconRun(options, tree, listener, systemRoot);
     boolean interrupted = false;
     for (byte[] file : files) {
       if (run.cancelled()) {
@@ -160,6 +168,11 @@ public final class ContextChanger implements AutoCloseable {
    */
   private ChconTask startRoot(ChconRun run, byte[] given) {
     byte[] shown = fts(given);
+    if (given.length == 0) {
+      // Path.of("") would be the working directory; chcon (fts) says the empty name is no file.
+      run.problem(ChconProblem.Kind.CANNOT_ACCESS, shown, shown, Errno.ENOENT, null, null);
+      return null;
+    }
     boolean trailingSlash = given.length > 1 && given[given.length - 1] == '/';
     Located located = null;
     FileTree.Directory handOver = null;
@@ -172,6 +185,11 @@ public final class ContextChanger implements AutoCloseable {
         try {
           target = PathBytes.of(Path.of(new String(strip(shown), PathBytes.charset())).toRealPath());
         } catch (IOException | RuntimeException e) {
+          if (trailingSlash) {
+            // "link/" names what the link points to: a dangling one is no file, as lstat says.
+            run.problem(ChconProblem.Kind.CANNOT_ACCESS, shown, shown, errno(e), null, null);
+            return null;
+          }
           if (options.announceEach()) {
             listener.announced(shown);
           }
@@ -184,8 +202,13 @@ public final class ContextChanger implements AutoCloseable {
         located = locate(tree, target);
         status = located.owner().status(located.name(), shown);
       }
+      if (trailingSlash && status.type() != FileType.DIRECTORY) {
+        // "file/" fails lstat with ENOTDIR; chcon changes nothing.
+        run.problem(ChconProblem.Kind.CANNOT_ACCESS, shown, shown, Errno.ENOTDIR, null, null);
+        return null;
+      }
       boolean descend = options.recurse() && status.type() == FileType.DIRECTORY;
-      if (descend && options.preserveRoot() && isSystemRoot(status)) {
+      if (descend && isSystemRoot(run, status)) {
         run.problem(ChconProblem.Kind.DANGEROUS_ROOT, shown, shown, 0, null, null);
         return null;
       }
@@ -228,11 +251,16 @@ public final class ContextChanger implements AutoCloseable {
     return new Located(tree.open(parent), name);
   }
 
-  private boolean isSystemRoot(FileTree.Status status) throws IOException {
+  private FileTree.Status systemRoot() throws IOException {
     try (FileTree.Directory root = tree.open(new byte[] {'/'})) {
-      FileTree.Status system = root.status(SELF, new byte[] {'/'});
-      return system.device() == status.device() && system.inode() == status.inode();
+      return root.status(SELF, new byte[] {'/'});
     }
+  }
+
+  /** Whether --preserve-root holds and {@code status} is the system root's (chcon's ROOT_DEV_INO_CHECK). */
+  static boolean isSystemRoot(ChconRun run, FileTree.Status status) {
+    FileTree.Status system = run.systemRoot;
+    return system != null && system.device() == status.device() && system.inode() == status.inode();
   }
 
   /** The name fts_open shows for a FILE: two or more trailing slashes cut to one. */

@@ -2,7 +2,6 @@ package dev.relabel.cli.setfiles;
 
 import java.io.IOException;
 import java.nio.charset.Charset;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.LinkOption;
@@ -365,14 +364,18 @@ public final class Glob {
 
   /** The names in a directory, "." and ".." included, as readdir lists them; none if unreadable. */
   private static List<String> names(String directory) {
-    List<String> names = new ArrayList<>(List.of(".", ".."));
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(Path.of(directory))) {
-      for (Path entry : entries) {
-        names.add(entry.getFileName().toString());
-      }
-    } catch (IOException | InvalidPathException e) {
+    // java.io.File.list reads with opendir(3), which opens O_DIRECTORY: a FIFO (or a device) where
+    // a directory was expected fails at once with ENOTDIR, as glob(3) does. Files.newDirectoryStream
+    // opens the name O_RDONLY first, and on a FIFO that open blocks until a writer comes: a
+    // pattern through "DIR/fifo/*" hung the run.
+    String[] listed = new java.io.File(directory.isEmpty() ? "." : directory).list();
+    if (listed == null) {
       return List.of();
     }
+    List<String> names = new ArrayList<>(listed.length + 2);
+    names.add(".");
+    names.add("..");
+    names.addAll(Arrays.asList(listed));
     return names;
   }
 

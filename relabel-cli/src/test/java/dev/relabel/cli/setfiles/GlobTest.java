@@ -35,6 +35,8 @@ class GlobTest {
     void globfree(Pointer pglob);
 
     Pointer setlocale(int category, String locale);
+
+    int mkfifo(byte[] path, int mode);
   }
 
   private static final LibC LIBC = Native.load("c", LibC.class);
@@ -118,5 +120,15 @@ class GlobTest {
       same(p);
     }
     same("t/~home");
+  }
+
+  @Test
+  void aFifoWhereADirectoryIsExpectedIsNoDirectory() throws IOException {
+    // Opening a FIFO to read it blocks until a writer comes: this hung before Glob opened with O_DIRECTORY.
+    Files.createDirectories(dir.resolve("p"));
+    assertEquals(0, LIBC.mkfifo((dir.resolve("p/fifo") + "\0").getBytes(StandardCharsets.UTF_8), 0600));
+    for (String p : List.of("p/fifo/*", "p/fifo/x", "p/*/*", "p/f*/", "p/*")) {
+      same(p);
+    }
   }
 }
