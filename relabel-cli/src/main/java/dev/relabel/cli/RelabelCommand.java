@@ -148,6 +148,9 @@ public class RelabelCommand implements Runnable, IoHost {
   private static CommandLine configure(CommandLine commandLine, Io io) {
     // Arguments are paths: "@file" is a path, not a file of arguments to expand.
     commandLine.setExpandAtFiles(false);
+    // As getopt: an option given twice takes its last value (a package script's "-T 1" before the
+    // caller's "-T 2"), where picocli would refuse the run.
+    commandLine.setOverwrittenOptionsAllowed(true);
     commandLine.setOut(io.outWriter());
     commandLine.setErr(io.errWriter());
     commandLine.setParameterExceptionHandler(RelabelCommand::onParameterException);

@@ -30,7 +30,10 @@ public record FailureReport(List<String> messages, int status) {
       messages.add(e.getMessage());
     } else if (e instanceof IOException || e instanceof UncheckedIOException) {
       IOException io = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
-      messages.add("I/O error: " + io.getMessage());
+      // A codec's EOFException says nothing ("I/O error: null" for a cut gzip stream).
+      String detail = io.getMessage() != null ? io.getMessage()
+          : io instanceof java.io.EOFException ? "unexpected end of input (truncated?)" : io.getClass().getSimpleName();
+      messages.add("I/O error: " + detail);
     } else {
       messages.add("internal error: " + e);
       expected = false;

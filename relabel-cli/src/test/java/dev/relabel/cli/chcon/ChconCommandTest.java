@@ -105,6 +105,14 @@ class ChconCommandTest {
   }
 
   @Test
+  void anOptionGivenTwiceTakesItsLastValueAsGetopt() throws Exception {
+    Run twice = same("-v", "-v", "-t", "bin_t", "-t", "usr_t", "ROOT/dir/f");
+    assertEquals(0, twice.status(), twice::toString);
+    assertEquals("system_u:object_r:usr_t:s0", AttrTrees.label(ours.resolve("dir/f"), dir), twice::toString);
+    same("-R", "--recursive", "-r", "a_r", "ROOT/dir");
+  }
+
+  @Test
   void recursingLabelsSymlinksThemselves() throws Exception {
     same("-R", "-v", "-t", "bin_t", "ROOT/dir/linkdir");
     same("-R", "-v", "-t", "var_t", "ROOT/dir");
