@@ -95,11 +95,13 @@ public final class PaxRecords {
   }
 
   private static boolean holds(byte[] value, String context) {
-    if (value == null) {
-      return true;
-    }
+    return value == null || withoutNul(value).equals(context);
+  }
+
+  /** A label record's value as text, one char per byte, its trailing NUL dropped. */
+  private static String withoutNul(byte[] value) {
     int length = value.length > 0 && value[value.length - 1] == 0 ? value.length - 1 : value.length;
-    return new String(value, 0, length, StandardCharsets.ISO_8859_1).equals(context);
+    return new String(value, 0, length, StandardCharsets.ISO_8859_1);
   }
 
   /**
@@ -111,11 +113,7 @@ public final class PaxRecords {
     if (value == null) {
       value = value(RHT_SELINUX);
     }
-    if (value == null) {
-      return null;
-    }
-    int length = value.length > 0 && value[value.length - 1] == 0 ? value.length - 1 : value.length;
-    return new String(value, 0, length, StandardCharsets.ISO_8859_1);
+    return value == null ? null : withoutNul(value);
   }
 
   /**

@@ -37,8 +37,8 @@ final class ChconRun {
   private final ThreadLocal<Counters> counters = ThreadLocal.withInitial(this::newCounters);
   private volatile boolean cancelled;
 
-  /** Under --preserve-root, the system root's status (a directory met with its device and inode is "/"); else null. */
-  final FileTree.Status systemRoot;
+  /** Under -R --preserve-root, the system root's status (a directory met with its device and inode is "/"); else null. */
+  private final FileTree.Status systemRoot;
 
   ChconRun(ChconOptions options, FileTree tree, ChconListener listener, FileTree.Status systemRoot) {
     this.options = options;
@@ -50,6 +50,17 @@ final class ChconRun {
         .map(context -> Arrays.copyOf(context.getBytes(StandardCharsets.ISO_8859_1), context.length() + 1))
         .orElse(null);
   }
+
+  /** Whether directories met are checked against the system root (-R --preserve-root): a stat each. */
+  boolean guardsRoot() {
+    return systemRoot != null;
+  }
+
+  /** Whether -R --preserve-root holds and {@code status} is the system root's (chcon's ROOT_DEV_INO_CHECK). */
+  boolean isSystemRoot(FileTree.Status status) {
+    return systemRoot != null && systemRoot.device() == status.device() && systemRoot.inode() == status.inode();
+  }
+
 
   private Counters newCounters() {
     Counters c = new Counters();

@@ -54,8 +54,8 @@ final class ChconTask extends TreeTask {
       if (entry.typeUnknown()) {
         type = directory.status(entry.name(), childPath).type();
       }
-      if (type == FileType.DIRECTORY && run.systemRoot != null
-          && ContextChanger.isSystemRoot(run, directory.status(entry.name(), childPath))) {
+      if (type == FileType.DIRECTORY && run.guardsRoot()
+          && run.isSystemRoot(directory.status(entry.name(), childPath))) {
         // "/" met beneath an operand (a bind mount of it): chcon warns, skips it and fails.
         run.problem(ChconProblem.Kind.DANGEROUS_ROOT, childPath, entry.name(), 0, null, null);
       } else if (type == FileType.DIRECTORY) {

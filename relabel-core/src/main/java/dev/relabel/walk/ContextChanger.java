@@ -69,7 +69,7 @@ public final class ContextChanger implements AutoCloseable {
   public RelabelReport runRaw(List<byte[]> files) {
     long start = System.nanoTime();
     FileTree.Status systemRoot = null;
-    if (options.preserveRoot()) {
+    if (options.recurse() && options.preserveRoot()) {
       try {
         systemRoot = systemRoot();
       } catch (IOException e) {
@@ -208,7 +208,7 @@ public final class ContextChanger implements AutoCloseable {
         return null;
       }
       boolean descend = options.recurse() && status.type() == FileType.DIRECTORY;
-      if (descend && isSystemRoot(run, status)) {
+      if (descend && run.isSystemRoot(status)) {
         run.problem(ChconProblem.Kind.DANGEROUS_ROOT, shown, shown, 0, null, null);
         return null;
       }
@@ -255,12 +255,6 @@ public final class ContextChanger implements AutoCloseable {
     try (FileTree.Directory root = tree.open(new byte[] {'/'})) {
       return root.status(SELF, new byte[] {'/'});
     }
-  }
-
-  /** Whether --preserve-root holds and {@code status} is the system root's (chcon's ROOT_DEV_INO_CHECK). */
-  static boolean isSystemRoot(ChconRun run, FileTree.Status status) {
-    FileTree.Status system = run.systemRoot;
-    return system != null && system.device() == status.device() && system.inode() == status.inode();
   }
 
   /** The name fts_open shows for a FILE: two or more trailing slashes cut to one. */

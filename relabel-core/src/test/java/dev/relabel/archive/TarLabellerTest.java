@@ -212,9 +212,7 @@ class TarLabellerTest {
       }
     }).build().label(TarSource.of(in), out);
     Path labelled = Files.write(base.resolve("rht-labelled.tar"), out.toByteArray());
-    String headers = AttrTrees.check(List.of("python3", "-c", "import sys, tarfile\n"
-        + "for m in tarfile.open(sys.argv[1]):\n"
-        + "    print(m.name, sorted(m.pax_headers.items()))", labelled.toString()), base);
+    String headers = paxHeaders(labelled);
     assertEquals("keep [('RHT.security.selinux', 'user_u:object_r:old_t:s0'), ('comment', 'kept')]\n"
         + "change [('SCHILY.xattr.security.selinux', 'system_u:object_r:etc_t:s0\\x00'), ('comment', 'kept')]\n",
         headers);
@@ -253,9 +251,7 @@ class TarLabellerTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     TarLabeller.builder(matcher).build().label(TarSource.of(in), out);
     Path labelled = Files.write(base.resolve("mixed-labelled.tar"), out.toByteArray());
-    String headers = AttrTrees.check(List.of("python3", "-c", "import sys, tarfile\n"
-        + "for m in tarfile.open(sys.argv[1]):\n"
-        + "    print(m.name, sorted(m.pax_headers.items()))", labelled.toString()), base);
+    String headers = paxHeaders(labelled);
     assertEquals("mixed [('SCHILY.xattr.security.selinux', 'system_u:object_r:etc_t:s0\\x00')]\n"
         + "rht-right [('RHT.security.selinux', 'system_u:object_r:etc_t:s0')]\n", headers);
     assertEquals(0, TarLabeller.builder(matcher).build().check(TarSource.of(labelled)).relabeled());
@@ -403,6 +399,13 @@ class TarLabellerTest {
           .orElse(had));
     }
     return expected;
+  }
+
+  /** Each member's name and its PAX records, sorted, as Python's tarfile reads them: one line a member. */
+  private static String paxHeaders(Path archive) throws Exception {
+    return AttrTrees.check(List.of("python3", "-c", "import sys, tarfile\n"
+        + "for m in tarfile.open(sys.argv[1]):\n"
+        + "    print(m.name, sorted(m.pax_headers.items()))", archive.toString()), base);
   }
 
   /** A member name with the archive's root as /. */

@@ -112,6 +112,17 @@ class ChconCommandTest {
     same("-R", "--recursive", "-r", "a_r", "ROOT/dir");
   }
 
+  @ParameterizedTest(name = "chcon {0} -v with an empty operand and operands with a trailing slash")
+  @ValueSource(strings = {"-P", "-R"})
+  void anEmptyOperandIsNoFileAndASlashNeedsADirectory(String traversal) throws Exception {
+    // '' is no file (never the working directory); "file/" and "link-to-file/" are ENOTDIR and
+    // "dangling/" ENOENT, all without a change; "dir/" and "link-to-dir/" are the directory.
+    Run run = same(traversal, "-v", L2, "", "ROOT/dir/f/", "ROOT/dir/link/", "ROOT/dir/dangling/", "ROOT/dir/sub/",
+        "ROOT/dir/linkdir/", "ROOT/dir/f");
+    assertEquals(1, run.status(), run::toString);
+    assertTrue(run.err().contains("cannot access ''"), run::toString);
+  }
+
   @Test
   void recursingLabelsSymlinksThemselves() throws Exception {
     same("-R", "-v", "-t", "bin_t", "ROOT/dir/linkdir");

@@ -195,40 +195,6 @@ class ChconDifferentialTest {
     assertTrue(flags.contains("bad") ? changed == 0 : changed > 500, "chcon changed " + changed + " labels");
   }
 
-  @ParameterizedTest(name = "chcon -v {0} with an empty operand and operands with a trailing slash")
-  @CsvSource({"''", "-R"})
-  void emptyOperandsAndTrailingSlashesAsChcon(String recurse) throws Exception {
-    // '' is no file (never the working directory); "file/" and "link-to-file/" are ENOTDIR and
-    // "dangling/" ENOENT, all without a change; "dir/" and "link-to-dir/" are the directory.
-    Map<Path, Run> runs = new LinkedHashMap<>();
-    for (String who : List.of("chcon", "relabel")) {
-      Path root = Files.createDirectories(base.resolve("operands-" + who + recurse));
-      Files.writeString(root.resolve("f"), "");
-      Files.createDirectories(root.resolve("d"));
-      Files.writeString(root.resolve("d/x"), "");
-      Files.createSymbolicLink(root.resolve("lf"), Path.of("f"));
-      Files.createSymbolicLink(root.resolve("ld"), Path.of("d"));
-      Files.createSymbolicLink(root.resolve("dang"), Path.of("nowhere"));
-      List<String> command = new ArrayList<>(who.equals("chcon") ? List.of(CHCON) : List.of("chcon", "-T", "2"));
-      if (!recurse.isEmpty()) {
-        command.add(recurse);
-      }
-      command.addAll(List.of("-v", "system_u:object_r:etc_t:s0", ""));
-      for (String operand : List.of("f/", "lf/", "dang/", "d/", "ld/", "f")) {
-        command.add(root + "/" + operand);
-      }
-      runs.put(root, who.equals("chcon") ? AttrTrees.run(command, base, null, UTF8) : Trees.relabel(command));
-    }
-    List<Path> roots = new ArrayList<>(runs.keySet());
-    Run chcon = runs.get(roots.get(0));
-    assertEquals(1, chcon.status(), chcon::toString);
-    assertTrue(chcon.err().contains("cannot access ''"), chcon::toString);
-    assertSameRun(chcon, roots.get(0), runs.get(roots.get(1)), roots.get(1));
-    Map<String, String> theirs = AttrTrees.labels(roots.get(0), base);
-    Map<String, String> ours = AttrTrees.labels(roots.get(1), base);
-    assertEquals(theirs, ours);
-  }
-
   @Test
   void preserveRootSkipsTheRootMetBeneathAnOperandAsChcon() throws Exception {
     // "/" bound (alone, read-only: were it walked, nothing could be written) beneath the operand.
