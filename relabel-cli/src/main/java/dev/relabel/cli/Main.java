@@ -14,12 +14,15 @@ public final class Main {
   /**
    * Begins JNA's initialisation on a thread of its own for the verbs that reach the kernel (it
    * overlaps the reading of the options and of the policy), then runs {@code args} on the quick
-   * path when it takes them, on picocli's otherwise.
+   * path when it takes them, on picocli's otherwise. The arguments are the bytes the process received
+   * ({@link Arguments}), not the JDK's decoding of them.
    */
-  public static void main(String[] args) {
-    if (args.length > 0 && reachesKernel(args[0])) {
+  public static void main(String[] decoded) {
+    // The verb's name is ASCII, the same in the JDK's decoding: JNA's start begins first.
+    if (decoded.length > 0 && reachesKernel(decoded[0])) {
       Kernel.warmUp();
     }
+    String[] args = Arguments.lossless(decoded);
     Io io = Io.system();
     Integer status = QuickPath.run(args, io);
     System.exit(status != null ? status : RelabelCommand.execute(io, args));

@@ -85,6 +85,12 @@ public interface Kernel {
    */
   FileStat lstat(byte[] path) throws NativeIoException;
 
+  /**
+   * realpath(3) of a whole path (without its NUL), relative to the working directory: the absolute
+   * path it names, every symlink in it followed.
+   */
+  byte[] realPath(byte[] path) throws NativeIoException;
+
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */
   long filesystemType(int fd, byte[] path) throws NativeIoException;
 

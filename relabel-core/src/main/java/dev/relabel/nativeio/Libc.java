@@ -48,6 +48,7 @@ final class Libc {
   private static final Function SYNC = LIBRARY.getFunction("sync");
   private static final Function SOCKET = LIBRARY.getFunction("socket");
   private static final Function SENDTO = LIBRARY.getFunction("sendto");
+  private static final Function REALPATH = LIBRARY.getFunction("realpath");
 
   /**
    * Whether {@link Direct} is bound, so that every call goes through it. Package-private so that
@@ -170,6 +171,8 @@ final class Libc {
 
     static native long sendto(int fd, byte[] buffer, long length, int flags, byte[] address, int addressLength)
         throws LastErrorException;
+
+    static native Pointer realpath(byte[] path, byte[] resolved);
   }
 
   /** {@code function}'s int result, the call counted ({@link #counted}). */
@@ -245,6 +248,19 @@ final class Libc {
     return direct
         ? Direct.getxattr(path, name, value, size)
         : callLong(GETXATTR, path, name, value, size);
+  }
+
+  /**
+   * {@code realpath(3)} into {@code resolved} (PATH_MAX bytes): null and errno when it fails. Not
+   * declared to throw: realpath leaves errno set by the readlink calls it makes on every component
+   * that is no symlink, even when it succeeds.
+   */
+  static Pointer realpath(byte[] path, byte[] resolved) {
+    if (direct) {
+      return Direct.realpath(path, resolved);
+    }
+    counted();
+    return REALPATH.invokePointer(new Object[] {path, resolved});
   }
 
   static int setxattr(byte[] path, byte[] name, byte[] value, long size, int flags) throws LastErrorException {

@@ -51,6 +51,15 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
+  public byte[] realPath(byte[] path) throws NativeIoException {
+    WarmUp.await();
+    if (path.length == 0) {
+      throw NativeIoException.of("realpath", path, Errno.ENOENT);
+    }
+    return NativeIo.realPath(path);
+  }
+
+  @Override
   public long filesystemType(int fd, byte[] path) throws NativeIoException {
     WarmUp.await();
     return NativeIo.filesystemType(fd, path);

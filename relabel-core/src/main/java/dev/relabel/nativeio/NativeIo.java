@@ -57,6 +57,8 @@ final class NativeIo {
   private static final int XATTR_ARGS_SIZE = 16;
   private static final int DIRENT_BUFFER = 64 * 1024;
   private static final int LABEL_BUFFER = 4096;
+  /** Linux's PATH_MAX, with the NUL: the buffer realpath(3) writes into. */
+  private static final int PATH_MAX = 4096;
   /**
    * The size a label is first read with, as libselinux's getfilecon (INITCONTEXTLEN 255): the
    * kernel allocates and zeroes a buffer of the size asked for at every getxattr, so asking for
@@ -348,6 +350,22 @@ final class NativeIo {
       throw NativeIoException.of("fstatfs", path, e.getErrorCode());
     }
     return buffer.getLong(0);
+  }
+
+  /**
+   * {@code realpath(3)} of {@code path} (without its NUL): the absolute path with every symlink,
+   * ".", ".." and repeated slash resolved, as bytes, whatever the locale could decode.
+   */
+  static byte[] realPath(byte[] path) throws NativeIoException {
+    byte[] resolved = new byte[PATH_MAX];
+    if (Libc.realpath(nul(path), resolved) == null) {
+      throw NativeIoException.of("realpath", path, Native.getLastError());
+    }
+    int end = 0;
+    while (resolved[end] != 0) {
+      end++;
+    }
+    return Arrays.copyOf(resolved, end);
   }
 
   /**

@@ -8,8 +8,8 @@ import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.PathBytes;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -63,10 +63,10 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
     timer.scheduleAtFixedRate(this::tick, millis, millis, TimeUnit.MILLISECONDS);
   }
 
-  /** Before the walk of {@code root} (absolute): its total is its filesystem's inodes in use, when it is its root. */
-  public void expect(Path root) {
+  /** Before the walk of {@code root} (absolute path bytes): its total is its filesystem's inodes in use, when it is its root. */
+  public void expect(byte[] root) {
     Optional<MountRoot> mount = mountRoot(root);
-    expect(root.toString(), mount.isPresent() ? OptionalLong.of(mount.get().inodesInUse()) : OptionalLong.empty());
+    expect(new String(root, PathBytes.charset()), mount.isPresent() ? OptionalLong.of(mount.get().inodesInUse()) : OptionalLong.empty());
   }
 
   /** Before a walk: what the lines call it, and how many entries it is expected to decide. */
@@ -149,13 +149,12 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
    * The filesystem {@code root} (absolute) is the root of, as libselinux estimates a mass
    * relabel's size; empty when {@code root} is not a filesystem's root, or cannot be told.
    */
-  public static Optional<MountRoot> mountRoot(Path root) {
-    byte[] path = root.toString().getBytes(PathBytes.charset());
+  public static Optional<MountRoot> mountRoot(byte[] path) {
     try {
       FileStat stat = KERNEL.stat(Kernel.AT_FDCWD, path, path);
-      Path parent = root.getParent();
-      if (parent != null) {
-        byte[] parentPath = parent.toString().getBytes(PathBytes.charset());
+      int slash = PathBytes.latin1(path).lastIndexOf('/');
+      if (path.length > 1 && slash >= 0) {
+        byte[] parentPath = slash == 0 ? new byte[] {'/'} : Arrays.copyOf(path, slash);
         if (KERNEL.stat(Kernel.AT_FDCWD, parentPath, parentPath).device() == stat.device()) {
           return Optional.empty();
         }

@@ -3,10 +3,10 @@ package dev.relabel.walk;
 import dev.relabel.policy.PathBytes;
 import dev.relabel.report.RelabelReport;
 import dev.relabel.nativeio.Errno;
+import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.FileType;
 import java.io.IOException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -116,9 +116,9 @@ public final class ContextChanger implements AutoCloseable {
   public static String referenceContext(byte[] file) throws ReferenceException {
     byte[] target;
     try {
-      target = PathBytes.of(Path.of(new String(file, PathBytes.charset())).toRealPath());
-    } catch (IOException | RuntimeException e) {
-      throw new ReferenceException(errno(e));
+      target = Kernel.linux().realPath(file);
+    } catch (NativeIoException e) {
+      throw new ReferenceException(e.errno());
     }
     byte[] stored;
     try {
@@ -183,18 +183,18 @@ public final class ContextChanger implements AutoCloseable {
       if (status.type() == FileType.SYMLINK && follow) {
         byte[] target;
         try {
-          target = PathBytes.of(Path.of(new String(strip(shown), PathBytes.charset())).toRealPath());
-        } catch (IOException | RuntimeException e) {
+          target = Kernel.linux().realPath(strip(shown));
+        } catch (NativeIoException e) {
           if (trailingSlash) {
             // "link/" names what the link points to: a dangling one is no file, as lstat says.
-            run.problem(ChconProblem.Kind.CANNOT_ACCESS, shown, shown, errno(e), null, null);
+            run.problem(ChconProblem.Kind.CANNOT_ACCESS, shown, shown, e.errno(), null, null);
             return null;
           }
           if (options.announceEach()) {
             listener.announced(shown);
           }
           run.problem(options.edit().isWhole() ? ChconProblem.Kind.SET_FAILED : ChconProblem.Kind.GET_FAILED, shown,
-              shown, errno(e), null, options.edit().wholeContext().orElse(null));
+              shown, e.errno(), null, options.edit().wholeContext().orElse(null));
           return null;
         }
         located.owner().close();
@@ -291,22 +291,6 @@ public final class ContextChanger implements AutoCloseable {
   }
 
   /** The errno behind a java.nio failure to resolve a symlink. */
-  private static int errno(Exception e) {
-    if (e instanceof java.nio.file.NoSuchFileException) {
-      return Errno.ENOENT;
-    }
-    if (e instanceof java.nio.file.AccessDeniedException) {
-      return Errno.EACCES;
-    }
-    if (e instanceof java.nio.file.NotDirectoryException) {
-      return Errno.ENOTDIR;
-    }
-    if (e instanceof FileSystemException fs && fs.getReason() != null && fs.getReason().contains("symbolic links")) {
-      return Errno.ELOOP;
-    }
-    return Errno.EIO;
-  }
-
   /** Stops the worker threads once they are idle. */
   @Override
   public void close() {

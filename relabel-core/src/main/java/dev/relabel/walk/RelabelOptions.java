@@ -1,7 +1,9 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -15,9 +17,12 @@ import java.util.Optional;
  * @param force set the whole context, not only the type, and ignore customizable types ({@code -F})
  * @param userRoleType set user, role and type ({@code -U})
  * @param dryRun decide and report, write nothing ({@code -n})
- * @param alternateRoot match paths as if this directory were "/" ({@code -r})
+ * @param alternateRoot match paths as if this directory were "/" ({@code -r}); the bytes of its
+ *     absolute, normalized path, one char per byte, as each of {@code excludes}
  * @param excludes directories not to label nor descend into ({@code -e}); as in libselinux, a root
- *     at or beneath one is skipped, a file is not excluded (except a root without recursion)
+ *     at or beneath one is skipped, a file is not excluded (except a root without recursion). Each
+ *     is the bytes of an absolute, normalized path, one char per byte ({@link PathBytes#latin1}),
+ *     so that a name the JDK cannot hold in a {@link Path} is excluded as well
  * @param oneFilesystem do not cross into other filesystems ({@code -x}): as in libselinux, an entry
  *     on another filesystem than its root's, a mount point included, is neither labelled nor descended
  * @param ignoreMissing a missing root is not an error ({@code -i})
@@ -38,8 +43,8 @@ public record RelabelOptions(
     boolean force,
     boolean userRoleType,
     boolean dryRun,
-    Optional<Path> alternateRoot,
-    List<Path> excludes,
+    Optional<String> alternateRoot,
+    List<String> excludes,
     boolean oneFilesystem,
     boolean ignoreMissing,
     boolean checkSeclabel,
@@ -101,8 +106,18 @@ public record RelabelOptions(
     return toBuilder().alternateRoot(root).build();
   }
 
+  /** {@link #withAlternateRoot}, the directory given as the bytes of its path. */
+  public RelabelOptions withAlternateRootBytes(byte[] root) {
+    return toBuilder().alternateRootBytes(root).build();
+  }
+
   public RelabelOptions withExcludes(List<Path> paths) {
     return toBuilder().excludes(paths).build();
+  }
+
+  /** {@link #withExcludes}, each directory given as the bytes of its path ({@link PathBytes#absolute(byte[])}). */
+  public RelabelOptions withExcludedBytes(List<byte[]> paths) {
+    return toBuilder().excludedBytes(paths).build();
   }
 
   public RelabelOptions withOneFilesystem(boolean on) {
@@ -151,8 +166,8 @@ public record RelabelOptions(
     private boolean force = false;
     private boolean userRoleType = false;
     private boolean dryRun = false;
-    private Optional<Path> alternateRoot = Optional.empty();
-    private List<Path> excludes = List.of();
+    private Optional<String> alternateRoot = Optional.empty();
+    private List<String> excludes = List.of();
     private boolean oneFilesystem = false;
     private boolean ignoreMissing = false;
     private boolean checkSeclabel = true;
@@ -207,12 +222,32 @@ public record RelabelOptions(
 
     /** Match paths as if {@code root} were "/" ({@code -r}). */
     public Builder alternateRoot(Path root) {
-      this.alternateRoot = Optional.of(root);
+      this.alternateRoot = Optional.of(PathBytes.latin1(PathBytes.absolute(root)));
+      return this;
+    }
+
+    /** {@link #alternateRoot}, the directory given as the bytes of its path, absolute or not. */
+    public Builder alternateRootBytes(byte[] root) {
+      this.alternateRoot = Optional.of(PathBytes.latin1(PathBytes.absolute(root)));
       return this;
     }
 
     public Builder excludes(List<Path> paths) {
-      this.excludes = List.copyOf(paths);
+      List<String> absolute = new ArrayList<>(paths.size());
+      for (Path path : paths) {
+        absolute.add(PathBytes.latin1(PathBytes.absolute(path)));
+      }
+      this.excludes = List.copyOf(absolute);
+      return this;
+    }
+
+    /** {@link #excludes}, each directory given as the bytes of its path, absolute or not. */
+    public Builder excludedBytes(List<byte[]> paths) {
+      List<String> absolute = new ArrayList<>(paths.size());
+      for (byte[] path : paths) {
+        absolute.add(PathBytes.latin1(PathBytes.absolute(path)));
+      }
+      this.excludes = List.copyOf(absolute);
       return this;
     }
 

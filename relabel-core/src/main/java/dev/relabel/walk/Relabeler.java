@@ -10,6 +10,7 @@ import dev.relabel.match.PolicyDiff;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -89,14 +90,26 @@ public final class Relabeler implements AutoCloseable {
    * early: the report says {@code cancelled}, and the thread's interrupt status stays set.
    */
   public RelabelReport run(List<Path> roots) {
+    List<byte[]> absolute = new ArrayList<>(roots.size());
+    for (Path root : roots) {
+      absolute.add(PathBytes.absolute(root));
+    }
+    return runAbsolute(absolute);
+  }
+
+  /**
+   * {@link #run}, each root given as the bytes of its absolute, normalized path ({@link
+   * PathBytes#absolute(byte[])}): a command line's names that the JDK cannot hold in a {@link Path}
+   * (bytes the locale cannot decode) are walked as they are.
+   */
+  public RelabelReport runAbsolute(List<byte[]> roots) {
     long start = System.nanoTime();
     Walk walk = new Walk(matcher, diff, rules, options, tree, listener, excludes);
     boolean interrupted = false;
-    for (Path root : roots) {
+    for (byte[] path : roots) {
       if (walk.cancelled()) {
         break;
       }
-      byte[] path = PathBytes.absolute(root);
       walk.beginRoot();
       RootTask task = new RootTask(walk, pool, path);
       try {

@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.match.DirectoryMatch;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.FileType;
@@ -64,7 +65,8 @@ final class RootTask extends CountedCompleter<Void> {
       }
       String key = walk.key(path);
       if (key == null) {
-        walk.fail(path, 0, "not located in the alternate root " + walk.options.alternateRoot().orElseThrow());
+        walk.fail(path, 0, "not located in the alternate root "
+            + new String(PathBytes.fromLatin1(walk.options.alternateRoot().orElseThrow()), PathBytes.charset()));
         return;
       }
       boolean descend = status.type() == FileType.DIRECTORY && walk.options.recurse();

@@ -106,8 +106,7 @@ final class Walk {
     this.tree = tree;
     this.listener = listener;
     this.excludes = excludes;
-    Path alternate = options.alternateRoot().orElse(null);
-    String root = alternate == null ? null : PathBytes.latin1(PathBytes.absolute(alternate));
+    String root = options.alternateRoot().orElse(null);
     this.alternateRoot = "/".equals(root) ? "" : root;
     this.onlyChanged = options.changedAfter().isPresent();
     java.time.Instant at = options.changedAfter().orElse(null);
@@ -121,10 +120,7 @@ final class Walk {
    * it once for all its runs (setfiles {@code -f} is one run per path).
    */
   static Exclusions excludes(RelabelOptions options) {
-    Set<String> excluded = new HashSet<>();
-    for (Path path : options.excludes()) {
-      excluded.add(PathBytes.latin1(PathBytes.absolute(path)));
-    }
+    Set<String> excluded = new HashSet<>(options.excludes());
     if (options.checkSeclabel()) {
       excluded.addAll(MountTable.mountsWithoutSeclabel());
     }

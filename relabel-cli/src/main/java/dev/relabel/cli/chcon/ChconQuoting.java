@@ -1,5 +1,6 @@
 package dev.relabel.cli.chcon;
 
+import dev.relabel.policy.PathBytes;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ final class ChconQuoting {
   private final boolean utf8;
 
   ChconQuoting(Charset charset) {
-    this.utf8 = charset.equals(StandardCharsets.UTF_8);
+    this.utf8 = PathBytes.isUtf8(charset);
   }
 
   /** {@code quoteaf(name)}. */

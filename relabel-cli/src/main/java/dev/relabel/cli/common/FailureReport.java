@@ -34,6 +34,10 @@ public record FailureReport(List<String> messages, int status) {
       String detail = io.getMessage() != null ? io.getMessage()
           : io instanceof java.io.EOFException ? "unexpected end of input (truncated?)" : io.getClass().getSimpleName();
       messages.add("I/O error: " + detail);
+    } else if (e instanceof java.nio.file.InvalidPathException invalid) {
+      // A file named by bytes the locale cannot decode, which only the JDK's file API is asked to open.
+      messages.add(invalid.getInput() + ": cannot open a file whose name the locale's charset cannot decode"
+          + " (run under a locale whose charset decodes it, or rename it)");
     } else {
       messages.add("internal error: " + e);
       expected = false;

@@ -160,7 +160,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
       paramLabel = "PATH",
       arity = "0..*",
       description = {
-        "The paths to look up. Use --stdin for paths the locale's charset cannot decode."
+        "The paths to look up, as bytes: a name the locale's charset cannot decode is looked up as given."
       })
   private List<String> paths = new ArrayList<>();
 

@@ -1,5 +1,6 @@
 package dev.relabel.cli.output;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.cli.common.Io;
 import dev.relabel.report.FilesystemProgress;
 import dev.relabel.report.RelabelListener;
@@ -7,7 +8,6 @@ import dev.relabel.report.RelabelReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.text.DecimalFormat;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
@@ -83,7 +83,7 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
     this.text = setfilesText;
     this.io = line == null ? io
         : io.withOutput(stdoutTerminal ? line.guard(io.out()) : io.out(), line.guard(io.err()));
-    this.bar = bar ? newBar(task, line, io.charset().equals(StandardCharsets.UTF_8)) : null;
+    this.bar = bar ? newBar(task, line, PathBytes.isUtf8(io.charset())) : null;
     this.refresher = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "relabel-progress");
       thread.setDaemon(true);
@@ -119,11 +119,11 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
   }
 
   /** Before walking {@code root} (absolute): adds its filesystem's inodes in use to the estimate. */
-  public void expect(Path root) {
+  public void expect(byte[] root) {
     if (this == NONE) {
       return;
     }
-    massRelabel |= root.getParent() == null;
+    massRelabel |= root.length == 1 && root[0] == '/';
     Optional<FilesystemProgress.MountRoot> mount = FilesystemProgress.mountRoot(root);
     if (mount.isEmpty()) {
       totalKnown = false; // not a filesystem's root, or the walk reports the error: no percentage

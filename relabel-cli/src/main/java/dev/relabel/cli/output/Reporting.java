@@ -5,7 +5,6 @@ import dev.relabel.cli.common.Io;
 import dev.relabel.report.FilesystemProgress;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -90,8 +89,8 @@ public final class Reporting implements AutoCloseable {
     }
   }
 
-  /** Before the walk of {@code root} (absolute, normalized). */
-  public void expect(Path root) {
+  /** Before the walk of {@code root} (the bytes of an absolute, normalized path). */
+  public void expect(byte[] root) {
     progress.expect(root);
     if (filesystems != null) {
       filesystems.expect(root);

@@ -1,10 +1,12 @@
 package dev.relabel.cli.setfiles;
 
+import dev.relabel.nativeio.DirEntry;
+import dev.relabel.nativeio.Kernel;
+import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.policy.PathBytes;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,19 +34,32 @@ import java.util.regex.Pattern;
  * </ul>
  */
 public final class Glob {
+  private static final Kernel KERNEL = Kernel.linux();
+
   private final Charset charset;
 
-  /** @param charset the charset path names are decoded with (the JVM's {@code sun.jnu.encoding}) */
+  /**
+   * @param charset the charset the pattern was decoded with and the paths are returned in (the
+   *     arguments' {@link dev.relabel.policy.PathBytes#charset()})
+   */
   Glob(Charset charset) {
     this.charset = charset;
   }
 
-  /** The paths {@code pattern} stands for, in glibc's order; never empty. */
+  /**
+   * The paths {@code pattern} stands for, in glibc's order; never empty. setfiles globs in the C
+   * locale (it calls no setlocale): a byte is a character, whatever the user's locale, so the
+   * pattern and the names are matched as one char per byte.
+   */
   List<String> expand(String pattern) {
     List<String> out = new ArrayList<>();
-    globBraces(pattern, out, true, true);
+    String bytes = PathBytes.latin1(pattern.getBytes(charset));
+    globBraces(bytes, out, true, true);
     if (out.isEmpty()) {
-      out.add(pattern);
+      return List.of(pattern);
+    }
+    for (int i = 0; i < out.size(); i++) {
+      out.set(i, new String(PathBytes.fromLatin1(out.get(i)), charset));
     }
     return out;
   }
@@ -345,6 +360,9 @@ public final class Glob {
     if (home == null || home.isEmpty()) {
       return pattern;
     }
+    if (user.isEmpty()) {
+      home = PathBytes.latin1(home.getBytes(charset));
+    }
     return home + rest;
   }
 
@@ -364,49 +382,55 @@ public final class Glob {
 
   /** The names in a directory, "." and ".." included, as readdir lists them; none if unreadable. */
   private static List<String> names(String directory) {
-    // java.io.File.list reads with opendir(3), which opens O_DIRECTORY: a FIFO (or a device) where
-    // a directory was expected fails at once with ENOTDIR, as glob(3) does. Files.newDirectoryStream
-    // opens the name O_RDONLY first, and on a FIFO that open blocks until a writer comes: a
-    // pattern through "DIR/fifo/*" hung the run.
-    String[] listed = new java.io.File(directory.isEmpty() ? "." : directory).list();
-    if (listed == null) {
+    // Opened as "DIR/.": O_DIRECTORY, as opendir(3) opens it (a FIFO where a directory was
+    // expected fails at once with ENOTDIR, as in glob(3), instead of blocking until a writer
+    // comes), following a symlink named DIR as opendir does. Listed as bytes: a name the locale
+    // cannot decode is matched and labelled as it is.
+    byte[] path = bytes(directory.isEmpty() ? "./." : directory + "/.");
+    List<String> names = new ArrayList<>();
+    try {
+      int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, path, path);
+      try {
+        for (DirEntry entry : KERNEL.readDirectory(fd, path)) {
+          names.add(PathBytes.latin1(entry.name()));
+        }
+      } finally {
+        KERNEL.close(fd);
+      }
+    } catch (NativeIoException e) {
       return List.of();
     }
-    List<String> names = new ArrayList<>(listed.length + 2);
-    names.add(".");
-    names.add("..");
-    names.addAll(Arrays.asList(listed));
+    names.add(0, "..");
+    names.add(0, ".");
     return names;
   }
 
   private static boolean exists(String path) {
-    try {
-      return !path.isEmpty() && Files.exists(Path.of(path), LinkOption.NOFOLLOW_LINKS);
-    } catch (InvalidPathException e) {
-      return false;
-    }
+    return !path.isEmpty() && stats(bytes(path));
   }
 
+  /** Whether {@code path} is a directory or a symlink to one. */
   private static boolean isDirectory(String path) {
+    return !path.isEmpty() && stats(bytes(path + "/."));
+  }
+
+  private static boolean stats(byte[] path) {
     try {
-      return !path.isEmpty() && Files.isDirectory(Path.of(path));
-    } catch (InvalidPathException e) {
+      KERNEL.lstat(path);
+      return true;
+    } catch (NativeIoException e) {
       return false;
     }
   }
 
-  /** Sorts as strcmp in the C locale: by the bytes of each name. */
-  private void sort(List<String> paths) {
-    if (paths.size() > 1) {
-      paths.sort(new ByBytes(charset));
-    }
+  private static byte[] bytes(String path) {
+    return PathBytes.fromLatin1(path);
   }
 
-  /** strcmp's order in the C locale (a class, not a lambda: one less call site to link at every start). */
-  private record ByBytes(Charset charset) implements java.util.Comparator<String> {
-    @Override
-    public int compare(String a, String b) {
-      return Arrays.compareUnsigned(a.getBytes(charset), b.getBytes(charset));
+  /** Sorts as strcmp in the C locale: by the bytes of each name (a char each here). */
+  private static void sort(List<String> paths) {
+    if (paths.size() > 1) {
+      java.util.Collections.sort(paths);
     }
   }
 }

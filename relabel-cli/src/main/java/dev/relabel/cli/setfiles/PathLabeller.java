@@ -9,6 +9,7 @@ import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.FileType;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.Spec;
 import dev.relabel.report.RelabelReport;
 import dev.relabel.walk.Exclusions;
@@ -147,14 +148,8 @@ public final class PathLabeller {
       return;
     }
     FileStat stat = lstat.stat();
-    Path absolute;
-    try {
-      absolute = Path.of(named).toAbsolutePath().normalize();
-    } catch (InvalidPathException e) {
-      output.fatal(SetfilesOutput.PREFIX + "lstat(" + named + ") failed: " + e.getReason() + "\n");
-      return;
-    }
-    String text = absolute.toString();
+    byte[] absolute = PathBytes.absolute(named.getBytes(charset));
+    String text = new String(absolute, charset);
     // setfiles names the root as given: "/srv/" stays "/srv/" (its entries are "/srv/x" either way).
     String shown = named.startsWith("/") && stripTrailingSlashes(named).equals(text) ? named : text;
     FileType type = FileType.fromMode(stat.mode());
@@ -188,7 +183,7 @@ public final class PathLabeller {
       reporting.expect(absolute);
     }
     // A signal interrupts this thread: run() then stops its workers and returns what they did.
-    RelabelReport report = relabeler.run(List.of(absolute));
+    RelabelReport report = relabeler.runAbsolute(List.of(absolute));
     visited += report.visited();
     relabeled += report.relabeled();
     failed += report.failures().size();
@@ -250,16 +245,13 @@ public final class PathLabeller {
     String directory = slash < 0 ? "." : slash == 0 ? "/" : trimmed.substring(0, slash);
     try {
       if (trimmed.equals("/") || base.equals(".") || base.equals("..") || base.isEmpty()) {
-        if (given.isEmpty()) {
-          throw new java.nio.file.NoSuchFileException(given);
-        }
-        return Path.of(given).toRealPath().toString();
+        return new String(Kernel.linux().realPath(given.getBytes(charset)), charset);
       }
-      String parent = Path.of(directory).toRealPath().toString();
+      String parent = new String(Kernel.linux().realPath(directory.getBytes(charset)), charset);
       return parent.equals("/") ? "/" + base : parent + "/" + base;
-    } catch (IOException | InvalidPathException e) {
+    } catch (NativeIoException e) {
       output.fatal(output.concat(SetfilesOutput.PREFIX + "SELinux: Could not get canonical path for ",
-          given.getBytes(charset), " restorecon: " + reason(e) + ".\n"));
+          given.getBytes(charset), " restorecon: " + e.reason() + ".\n"));
       return null;
     }
   }

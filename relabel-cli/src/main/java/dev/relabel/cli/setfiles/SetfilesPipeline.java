@@ -10,6 +10,7 @@ import dev.relabel.cli.output.Reporting;
 import dev.relabel.cli.output.SetfilesOutput;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.nativeio.Errno;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.PolicyException;
 import dev.relabel.policy.PolicyLoader;
 import dev.relabel.walk.NativeFileTree;
@@ -151,13 +152,13 @@ public final class SetfilesPipeline {
     if (specFile != null && !readList && paths.isEmpty()) {
       throw usage.error("Missing required parameter: 'PATH'");
     }
-    List<Path> excludedPaths = new ArrayList<>();
+    List<byte[]> excludedPaths = new ArrayList<>();
     for (String directory : excludedDirectories) {
-      excludedPaths.add(Path.of(directory));
+      excludedPaths.add(directory.getBytes(charset));
     }
-    RelabelOptions options = engine.withThreads(threadCount).withExcludes(excludedPaths);
+    RelabelOptions options = engine.withThreads(threadCount).withExcludedBytes(excludedPaths);
     if (alternateRoot[0] != null) {
-      options = options.withAlternateRoot(Path.of(alternateRoot[0]));
+      options = options.withAlternateRootBytes(alternateRoot[0].getBytes(charset));
     }
     reporting.threads(options.workerCount());
     PathLabeller labeller;
@@ -229,12 +230,7 @@ public final class SetfilesPipeline {
         output.fatal(SetfilesOutput.PREFIX + " invalid alt_rootpath: /\n");
         return ExitStatus.SETFILES_FATAL;
       }
-      try {
-        alternateRoot[0] = Path.of(root).toAbsolutePath().normalize().toString();
-      } catch (InvalidPathException e) {
-        output.fatal("Can't stat alt_root_path \"" + root + "\", " + e.getReason() + "\n");
-        return ExitStatus.SETFILES_FATAL;
-      }
+      alternateRoot[0] = new String(PathBytes.absolute(root.getBytes(charset)), charset);
     }
     return null;
   }

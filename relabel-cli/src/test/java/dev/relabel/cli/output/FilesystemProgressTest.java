@@ -1,5 +1,6 @@
 package dev.relabel.cli.output;
 
+import dev.relabel.policy.PathBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -56,7 +57,7 @@ class FilesystemProgressTest {
       RelabelOptions options = RelabelOptions.defaults().withAlternateRoot(dir.resolve("root"));
       try (Relabeler relabeler = Relabeler.onDisk(matcher, options, progress)) {
         for (Path mount : List.of(first, second)) {
-          progress.expect(mount);
+          progress.expect(PathBytes.absolute(mount));
           RelabelReport report = relabeler.run(List.of(mount));
           assertEquals(List.of(), report.failures());
           progress.completed(report);

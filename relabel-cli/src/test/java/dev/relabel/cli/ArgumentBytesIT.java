@@ -1,0 +1,118 @@
+package dev.relabel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.oracle.Oracles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Arguments are bytes: {@code bin/relabel} run as a process, under {@code LC_ALL=C} and {@code
+ * LC_ALL=C.UTF-8}, with arguments holding a Latin-1 byte ({@code \xe9}, no character in either
+ * locale) and UTF-8 text ({@code é}, two bytes that are no character under C), beside coreutils'
+ * chcon, Debian's setfiles and matchpathcon given the very same bytes. The JDK decodes {@code main}'s
+ * arguments with the locale's charset and replaces what it cannot decode; relabel must not: each
+ * case compares the labels the two tools leave on the same tree, what they print on standard
+ * output, and their exit status. (A process is needed: the arguments are read back from the
+ * process's own command line, which an in-process test does not have.)
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class ArgumentBytesIT {
+  /** The tree each case runs on: a Latin-1 name and a UTF-8 one, each a directory with a file, and a file. */
+  private static final String TREE = """
+      rm -rf "$T" && mkdir -p "$T/e"$'\\xe9' "$T/eé" && touch "$T/e"$'\\xe9'/x "$T/eé/y" "$T/f"
+      setfattr -h -n security.selinux -v system_u:object_r:old_t:s0 "$T" "$T"/* "$T"/*/*
+      """;
+
+  /**
+   * The cases, as bash commands run in {@code $T} with {@code $TOOL} for the tool's name (chcon,
+   * setfiles, matchpathcon) and {@code $FC} a policy that labels the tree.
+   */
+  private static final List<String> CASES = List.of(
+      "$TOOL -v system_u:object_r:typé_t:s0 f",
+      "$TOOL -v -R system_u:object_r:b_t:s0 e$'\\xe9' eé",
+      "$TOOL -v -t c$'\\xe9'_t e$'\\xe9'/x",
+      "setfattr -h -n security.selinux -v ref_t e$'\\xe9'/x && $TOOL -v --reference e$'\\xe9'/x f eé/y",
+      "$TOOL -v \"$FC\" \"$T\"/e$'\\xe9' \"$T\"/eé/y",
+      "$TOOL -v \"$FC\" \"$T/e?\" \"$T/e??\"",
+      "printf '%s\\n' \"$T\"/e$'\\xe9'/x \"$T/eé\" > ../list && $TOOL -v -f ../list \"$FC\"",
+      "$TOOL -v -e \"$T\"/e$'\\xe9' \"$FC\" \"$T\"",
+      "$TOOL -f \"$FC\" \"$T\"/e$'\\xe9'/x \"$T/eé\"");
+
+  private static Path launcher;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void locate() {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
+      Assumptions.abort("ArgumentBytesIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
+    }
+    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
+    launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
+    AttrTrees.requireTools(true);
+  }
+
+  @BeforeEach
+  void writePolicy() throws IOException {
+    Files.writeString(dir.resolve("file_contexts"), dir.resolve("t") + "(/.*)?\tsystem_u:object_r:new_t:s0\n");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"C", "C.UTF-8"})
+  void argumentsReachTheEngineAsTheBytesGiven(String locale) throws Exception {
+    for (String command : CASES) {
+      String reference = command.contains("$FC") ? (command.contains("$TOOL -f") ? "matchpathcon" : "setfiles")
+          : "chcon";
+      String expected = run(locale, command, reference);
+      String actual = run(locale, command, launcher + " " + reference.replace("matchpathcon", "lookup"));
+      assertEquals(expected, actual, "LC_ALL=" + locale + ": " + command);
+    }
+  }
+
+  @Test
+  void aFileOnlyTheJdkOpensIsRefusedClearlyWhenTheLocaleCannotNameIt() throws Exception {
+    // A tar archive is opened through the JDK's file API, which cannot name such bytes: a clear
+    // refusal, no output written.
+    String out = run("C.UTF-8", "cp /dev/null in$'\\xe9'.tar && $TOOL -f \"$FC\" in$'\\xe9'.tar out.tar 2>&1; echo \"status $?\";"
+        + " test ! -e out.tar || echo written", launcher + " tar");
+    assertTrue(out.startsWith("relabel: in\u00e9.tar: cannot open a file whose name the locale's charset cannot decode"
+        + " (run under a locale whose charset decodes it, or rename it)\nstatus 1\nstatus 0\n"), out);
+  }
+
+  /**
+   * Makes the tree, runs {@code command} in it with {@code tool} as {@code $TOOL}: its exit status,
+   * standard output, and the labels of the tree after it, as one text (bytes shown as Latin-1).
+   */
+  private String run(String locale, String command, String tool) throws IOException, InterruptedException {
+    String script = "set -u\n" + TREE + "cd \"$T\"\n(" + command.replace("$TOOL", tool) + ") 2>/dev/null\n"
+        + "echo \"status $?\"\n"
+        + "cd \"$T\" && getfattr -R -h -n security.selinux --absolute-names . 2>/dev/null | grep -v '^$'\n";
+    ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
+    builder.environment().put("T", dir.resolve("t").toString());
+    builder.environment().put("FC", dir.resolve("file_contexts").toString());
+    builder.environment().put("LC_ALL", locale);
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().remove("RELABEL_JAVA_OPTS");
+    builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+    Process process = builder.start();
+    byte[] out = process.getInputStream().readAllBytes();
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the case did not finish");
+    return new String(out, StandardCharsets.ISO_8859_1);
+  }
+}

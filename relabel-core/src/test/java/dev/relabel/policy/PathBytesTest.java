@@ -1,0 +1,58 @@
+package dev.relabel.policy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class PathBytesTest {
+  private static final Charset UTF8 = new EscapingCharset(StandardCharsets.UTF_8);
+  private static final Charset ASCII = new EscapingCharset(StandardCharsets.US_ASCII);
+
+  @Test
+  void everyByteStringSurvivesADecodeAndAnEncode() {
+    Random random = new Random(14);
+    for (int i = 0; i < 20_000; i++) {
+      byte[] bytes = new byte[random.nextInt(12)];
+      random.nextBytes(bytes);
+      if (i % 3 == 0) {
+        // Mostly valid UTF-8, some of it cut: the sequences a locale half decodes.
+        byte[] text = ("aé€𝄞/" + (char) ('a' + random.nextInt(26))).getBytes(StandardCharsets.UTF_8);
+        bytes = java.util.Arrays.copyOf(text, random.nextInt(text.length + 1));
+      }
+      byte[] given = bytes;
+      for (Charset charset : new Charset[] {UTF8, ASCII}) {
+        String text = new String(given, charset);
+        assertArrayEquals(given, text.getBytes(charset), () -> java.util.Arrays.toString(given) + " in " + charset);
+      }
+    }
+  }
+
+  @Test
+  void textTheLocaleDecodesIsTheJdksTextAndOtherBytesAreLoneSurrogates() {
+    byte[] valid = "caf\u00e9 \u20ac".getBytes(StandardCharsets.UTF_8);
+    assertEquals(new String(valid, StandardCharsets.UTF_8), new String(valid, UTF8));
+    assertEquals("caf\uDCC3\uDCA9 \uDCE2\uDC82\uDCAC", new String(valid, ASCII));
+    assertEquals("l\uDCE9.txt", new String(new byte[] {'l', (byte) 0xe9, '.', 't', 'x', 't'}, UTF8));
+    // Text from elsewhere that the locale cannot hold is replaced, as the JDK's charsets do.
+    assertArrayEquals("caf?".getBytes(StandardCharsets.US_ASCII), "caf\u00e9".getBytes(ASCII));
+    assertTrue(PathBytes.isUtf8(UTF8) && PathBytes.isUtf8(StandardCharsets.UTF_8) && !PathBytes.isUtf8(ASCII));
+  }
+
+  @Test
+  void absoluteBytesAreWhatPathNormalizeMakes() {
+    for (String path : new String[] {"/", "//", "/a//b/", "/a/./b/../c", "/..", "/../a", "a/b", ".", "..", "./a/..",
+        "/a/b/../../..", "a//b/./"}) {
+      byte[] expected = Path.of(path).toAbsolutePath().normalize().toString().getBytes(StandardCharsets.UTF_8);
+      assertEquals(PathBytes.latin1(expected), PathBytes.latin1(PathBytes.absolute(path.getBytes(StandardCharsets.UTF_8))),
+          path);
+    }
+    byte[] latin1 = {'/', 'd', (byte) 0xe9, '/', '.', '/', 'x'};
+    assertArrayEquals(new byte[] {'/', 'd', (byte) 0xe9, '/', 'x'}, PathBytes.absolute(latin1));
+  }
+}
