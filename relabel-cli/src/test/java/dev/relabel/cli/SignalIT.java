@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.oracle.Oracles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ class SignalIT {
 
   @BeforeAll
   static void bigTree() throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !"true".equalsIgnoreCase(System.getenv("CI"))) {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
       Assumptions.abort("SignalIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
     }
     AttrTrees.requireTools(false);
@@ -197,5 +198,55 @@ class SignalIT {
     long relabelled = onlyOldOrNew(old, fresh);
     assertTrue(relabelled < ENTRIES, "stopped part way: " + relabelled);
     finish(fresh);
+  }
+
+  /**
+   * A thread blocked in a system call that no interrupt ends (here, the list read from a pipe
+   * nobody closes: setfiles -s) does not keep the process alive: SIGTERM ends it a few seconds
+   * later ({@code SignalStop}'s watchdog) with status 143, saying why, where it used to run until
+   * the pipe closed.
+   */
+  @org.junit.jupiter.api.Test
+  void sigtermEndsARunBlockedReadingAPipe() throws Exception {
+    Path err = Files.createTempFile(dir, "err-blocked", "");
+    ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "setfiles", "-s", policy(current).toString())
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile());
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().remove("RELABEL_JAVA_OPTS");
+    Process process = builder.start(); // its standard input: a pipe this test holds open
+    try {
+      // Blocked in the read: a thread of the process waits in pipe_read (anon_pipe_read on newer kernels: its wait channel).
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!readingAPipe(process.pid())) {
+        assertTrue(process.isAlive() && System.nanoTime() < deadline, "relabel never blocked reading standard input: "
+            + Files.readString(err));
+        Thread.sleep(20);
+      }
+      AttrTrees.check(List.of("kill", "-s", "TERM", String.valueOf(process.pid())), dir);
+      assertTrue(process.waitFor(60, TimeUnit.SECONDS), "relabel did not end within 60 s of SIGTERM");
+      assertEquals(143, process.exitValue());
+      assertEquals("relabel: stopped by SIGTERM, still blocked in a system call 5 s later: exiting without a report;"
+          + " every entry has its old label or its new one; run the command again to finish\n", Files.readString(err));
+    } finally {
+      process.getOutputStream().close();
+      process.destroyForcibly();
+    }
+  }
+
+  private static boolean readingAPipe(long pid) throws java.io.IOException {
+    try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        try {
+          if (Files.readString(task.resolve("wchan")).trim().endsWith("pipe_read")) {
+            return true;
+          }
+        } catch (java.io.IOException gone) {
+          // the thread ended meanwhile
+        }
+      }
+    } catch (java.nio.file.NoSuchFileException exited) {
+      return false;
+    }
+    return false;
   }
 }

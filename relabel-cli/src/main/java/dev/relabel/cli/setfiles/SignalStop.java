@@ -22,6 +22,8 @@ import sun.misc.SignalHandler;
 public final class SignalStop implements AutoCloseable, BooleanSupplier {
   /** The signals handled, with their numbers on Linux (the exit status is 128 + the number, as shells report). */
   private static final String[] NAMES = {"INT", "TERM"};
+  /** How long after a signal a run that has not stopped is ended ({@link Watchdog}); a walk stops in milliseconds. */
+  static final long GRACE_MILLIS = 5_000;
 
   private final Thread target;
   private final List<Signal> signals = new ArrayList<>();
@@ -56,6 +58,43 @@ public final class SignalStop implements AutoCloseable, BooleanSupplier {
       }
       received = signal;
       target.interrupt();
+      new Watchdog(signal).start();
+    }
+  }
+
+  /**
+   * Ends the process {@link #GRACE_MILLIS} after the first signal when the run has not ended by then.
+   * An interrupt stops the walk between two entries (within milliseconds), but not a thread blocked
+   * in a system call that no interrupt ends: reading a list from a pipe nobody closes (-f -, -s), a
+   * hung network filesystem. Halting is as safe for the labels as the second signal: no write is
+   * ever half done.
+   */
+  private static final class Watchdog extends Thread {
+    private final Signal signal;
+
+    Watchdog(Signal signal) {
+      super("relabel-stop-watchdog");
+      this.signal = signal;
+      setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      try {
+        Thread.sleep(GRACE_MILLIS);
+      } catch (InterruptedException e) {
+        return;
+      }
+      try {
+        java.io.FileOutputStream err = new java.io.FileOutputStream(java.io.FileDescriptor.err);
+        err.write((SetfilesOutput.PREFIX + "stopped by SIG" + signal.getName() + ", still blocked in a system call "
+            + GRACE_MILLIS / 1000 + " s later: exiting without a report; every entry has its old label or its new"
+            + " one; run the command again to finish\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      } catch (java.io.IOException e) {
+        // standard error is gone: the status still says why
+      } finally {
+        Runtime.getRuntime().halt(status(signal));
+      }
     }
   }
 
