@@ -5,6 +5,7 @@ import dev.relabel.cli.chcon.ChconCommand;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.LongOptionPrefixes;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.fixfiles.CheckVerb;
@@ -151,6 +152,8 @@ public class RelabelCommand implements Runnable, IoHost {
     // As getopt: an option given twice takes its last value (a package script's "-T 1" before the
     // caller's "-T 2"), where picocli would refuse the run.
     commandLine.setOverwrittenOptionsAllowed(true);
+    // As getopt: an option's value may begin with '-' ("-e -f" excludes a directory named "-f").
+    commandLine.setAllowOptionsAsOptionParameters(true);
     commandLine.setOut(io.outWriter());
     commandLine.setErr(io.errWriter());
     commandLine.setParameterExceptionHandler(RelabelCommand::onParameterException);
@@ -171,7 +174,14 @@ public class RelabelCommand implements Runnable, IoHost {
 
   /** Runs {@code args} on picocli's path: the exit status. */
   static int execute(Io io, String[] args) {
-    return commandLine(io, args).execute(args);
+    CommandLine commandLine = commandLine(io, args);
+    String[] expanded;
+    try {
+      expanded = LongOptionPrefixes.expand(commandLine, args);
+    } catch (ParameterException e) {
+      return onParameterException(e, args);
+    }
+    return commandLine.execute(expanded);
   }
 
   /**

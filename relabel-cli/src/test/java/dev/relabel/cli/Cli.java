@@ -68,8 +68,8 @@ public final class Cli {
   private static Result run(InputStream stdin, Charset charset, Map<String, String> environment, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    // As main builds it: with only the verb the arguments name.
-    int status = RelabelCommand.commandLine(new Io(stdin, out, err, charset, environment), args).execute(args);
+    // As main runs it on picocli's path: with only the verb the arguments name, long options' prefixes spelled out.
+    int status = RelabelCommand.execute(new Io(stdin, out, err, charset, environment), args);
     return new Result(status, out.toByteArray(), err.toString(charset), err.toByteArray());
   }
 

@@ -3,6 +3,7 @@ package dev.relabel.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.fixtures.oracle.Oracles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -40,7 +41,7 @@ class LauncherIT {
 
   @BeforeAll
   static void locate() {
-    if (System.getProperty("relabel.launcher") == null && !"true".equalsIgnoreCase(System.getenv("CI"))) {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
       // Picked by hand through surefire (-Dtest=...): this test needs failsafe's properties.
       Assumptions.abort("LauncherIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.oracle.Oracles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ class PackagingIT {
 
   @BeforeEach
   void install() throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !"true".equalsIgnoreCase(System.getenv("CI"))) {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
       Assumptions.abort("PackagingIT runs under maven-failsafe-plugin (mvn verify), after package");
     }
     assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
@@ -121,7 +122,7 @@ class PackagingIT {
   @Test
   void systemdAcceptsTheUnits() throws Exception {
     if (!Files.isExecutable(Path.of("/usr/bin/systemd-analyze"))) {
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      if (Oracles.inCi()) {
         fail("CI=true and systemd-analyze is missing (apt-get install systemd)");
       }
       Assumptions.abort("systemd-analyze is missing");

@@ -35,6 +35,17 @@ final class ChconQuoting {
       out.write('"');
       return out.toByteArray();
     }
+    if (shell.sawSingleQuote) {
+      // quotearg quotes a name with a ' again, in a second pass that begins where the first one
+      // ended: inside $'...' when the name ends with an escaped character. Its first plain
+      // character then "closes" that part (a'b^A comes out as '''a'\''b'$'\001'), and its first
+      // escaped one opens none (^Aa'b^A as '\001''a'\''b'$'\001'). Scripts reading chcon's lines
+      // get these very bytes.
+      Shell again = new Shell();
+      again.inEscapes = shell.inEscapes;
+      again.quote(name);
+      return again.out.toByteArray();
+    }
     return shell.out.toByteArray();
   }
 

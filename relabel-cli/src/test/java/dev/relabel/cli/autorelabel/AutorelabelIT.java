@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.NotifySocket;
+import dev.relabel.fixtures.oracle.Oracles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ class AutorelabelIT {
 
   @BeforeAll
   static void fakeRoot() throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !"true".equalsIgnoreCase(System.getenv("CI"))) {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
       Assumptions.abort("AutorelabelIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
     }
     AttrTrees.requireTools(true);

@@ -112,6 +112,23 @@ class ChconCommandTest {
     same("-R", "--recursive", "-r", "a_r", "ROOT/dir");
   }
 
+  @Test
+  void longOptionsMayBeCutToAPrefixAndAValueMayBeginWithADashAsGetopt() throws Exception {
+    // getopt_long: a unique prefix names its option ("--verb", "--ref", "--no-d"); getopt: the
+    // option's value is the next argument whatever it begins with ("-t -x_t").
+    same("--verb", "--ty", "bin_t", "ROOT/dir/f");
+    same("--verbose", "--ref", "ROOT/dir/f", "--no-d", "ROOT/dir/link");
+    same("-v", "-t", "-x_t", "ROOT/dir/f");
+    // Several options begin so: both refuse the run, changing nothing.
+    List<String> command = Trees.list(CHCON, "--ver", "-t", "usr_t", theirs.resolve("dir/f").toString());
+    Run chcon = AttrTrees.run(command, dir, null, UTF8);
+    Run relabel = Trees.relabel(Trees.list("chcon", "--ver", "-t", "usr_t", ours.resolve("dir/f").toString()));
+    assertEquals(1, chcon.status(), chcon::toString);
+    assertEquals(1, relabel.status(), relabel::toString);
+    assertTrue(relabel.err().startsWith("relabel: option '--ver' is ambiguous; possibilities: '--verbose' '--version'"), relabel::toString);
+    assertEquals(AttrTrees.labels(theirs, dir), AttrTrees.labels(ours, dir));
+  }
+
   @ParameterizedTest(name = "chcon {0} -v with an empty operand and operands with a trailing slash")
   @ValueSource(strings = {"-P", "-R"})
   void anEmptyOperandIsNoFileAndASlashNeedsADirectory(String traversal) throws Exception {

@@ -78,6 +78,10 @@ class ChconDifferentialTest {
     AttrTrees.touchRaw(odd, "caf\u00e9-\u00ff.conf", base);
     AttrTrees.touchRaw(odd, "new\nline", base);
     AttrTrees.touchRaw(odd, "it's", base);
+    // A quote and an escaped character: quotearg's second pass (see ChconQuoting.file).
+    AttrTrees.touchRaw(odd, "a'b\u0001", base);
+    AttrTrees.touchRaw(odd, "\u0001a'b\u0001", base);
+    AttrTrees.touchRaw(odd, "a'b\u0001c", base);
     AttrTrees.touchRaw(odd, "$HOME & ~tilde", base);
     AttrTrees.touchRaw(odd, "caf\u00c3\u00a9", base);
     Files.createSymbolicLink(odd.resolve("dangling"), Path.of("no/such/target"));

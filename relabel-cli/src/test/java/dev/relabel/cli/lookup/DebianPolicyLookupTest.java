@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.relabel.cli.Cli.Result;
+import dev.relabel.fixtures.oracle.Oracles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ class DebianPolicyLookupTest {
   static void requireDebianPolicy() {
     if (!Files.isRegularFile(DEBIAN)) {
       String missing = DEBIAN + " is missing (apt-get install selinux-policy-default)";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+      if (Oracles.inCi()) {
         fail("CI=true and " + missing);
       }
       Assumptions.abort(missing);
