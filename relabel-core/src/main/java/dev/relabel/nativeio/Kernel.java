@@ -70,6 +70,13 @@ public interface Kernel {
    */
   int openDirectoryOnMount(int dirfd, byte[] name);
 
+  /**
+   * Opens the directory {@code path} (without its NUL) for looking names up in it only ({@code
+   * O_PATH}, symlinks followed: the directory part of a path given): search permission is enough;
+   * it cannot be listed.
+   */
+  int openSearchOnly(byte[] path) throws NativeIoException;
+
   /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */
   void close(int fd);
 

@@ -51,6 +51,12 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
+  public int openSearchOnly(byte[] path) throws NativeIoException {
+    WarmUp.await();
+    return NativeIo.openSearchOnly(path);
+  }
+
+  @Override
   public byte[] realPath(byte[] path) throws NativeIoException {
     WarmUp.await();
     if (path.length == 0) {

@@ -225,6 +225,20 @@ final class NativeIo {
   }
 
   /**
+   * Opens the directory {@code path} (without its NUL), relative to the working directory, for
+   * looking names up in it and nothing else ({@code O_PATH}): search permission on it is enough,
+   * where {@link #openDirectory} needs read permission too. A symlink in it is followed, the last
+   * component too: it is the directory part of a path given (chcon's {@code link-to-dir/file}).
+   */
+  static int openSearchOnly(byte[] path) throws NativeIoException {
+    try {
+      return Libc.openat(Kernel.AT_FDCWD, nativeName(SCRATCH.get(), path), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("openat", path, e.getErrorCode());
+    }
+  }
+
+  /**
    * As {@link #openDirectory}, but only on {@code dirfd}'s mount ({@code openat2} with
    * {@code RESOLVE_NO_XDEV}): the kernel refuses, in the same call that opens it, a name that is a
    * mount point, so a mount made after the walk looked at the name is never entered. -1, with

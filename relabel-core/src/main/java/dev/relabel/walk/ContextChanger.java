@@ -248,7 +248,7 @@ public final class ContextChanger implements AutoCloseable {
       return new Located(tree.open(path), SELF);
     }
     byte[] parent = slash < 0 ? new byte[] {'.'} : slash == 0 ? new byte[] {'/'} : Arrays.copyOf(path, slash);
-    return new Located(tree.open(parent), name);
+    return new Located(tree.openForLookup(parent), name);
   }
 
   private FileTree.Status systemRoot() throws IOException {

@@ -105,4 +105,13 @@ public interface FileTree {
 
   /** Opens the directory at {@code path} (absolute), the starting point of a walk. */
   Directory open(byte[] path) throws IOException;
+
+  /**
+   * Opens the directory part of a path given, to look up, label and open the names in it, never to
+   * list it: search permission on it is enough (a directory with mode 0100 holding a file to
+   * label), and a symlink in it is followed ({@code link-to-dir/file}), as chcon resolves the path.
+   */
+  default Directory openForLookup(byte[] path) throws IOException {
+    return open(path);
+  }
 }

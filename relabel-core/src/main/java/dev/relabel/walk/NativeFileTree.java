@@ -24,6 +24,11 @@ public final class NativeFileTree implements FileTree {
     return new NativeDirectory(fd);
   }
 
+  @Override
+  public Directory openForLookup(byte[] path) throws NativeIoException {
+    return new NativeDirectory(KERNEL.openSearchOnly(path));
+  }
+
   private static final class NativeDirectory implements Directory {
     private final int fd;
     private boolean closed;

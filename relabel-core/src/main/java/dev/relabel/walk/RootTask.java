@@ -55,7 +55,7 @@ final class RootTask extends CountedCompleter<Void> {
         int slash = lastSlash(path);
         byte[] parentPath = slash == 0 ? new byte[] {'/'} : Arrays.copyOf(path, slash);
         name = Arrays.copyOfRange(path, slash + 1, path.length);
-        parent = walk.tree.open(parentPath);
+        parent = walk.tree.openForLookup(parentPath);
       }
       FileTree.Status status = parent.status(name, path);
       // As selinux_restorecon: with recursion the root is checked as fts meets it, so only a

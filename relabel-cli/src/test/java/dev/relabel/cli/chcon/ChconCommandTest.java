@@ -113,6 +113,15 @@ class ChconCommandTest {
   }
 
   @Test
+  void aFileBeneathASymlinkToADirectoryIsLabelled() throws Exception {
+    // The path's directory part is resolved as any path's: "linkdir/g" is sub/g (it failed with
+    // "Not a directory": the directory holding the operand was opened without following a symlink).
+    Run run = same("-v", L2, "ROOT/dir/linkdir/g");
+    assertEquals(0, run.status(), run::toString);
+    same("-R", "-v", "-h", "-u", "user_u", "ROOT/dir/linkdir/g", "ROOT/dir/linkdir/../linkdir/g");
+  }
+
+  @Test
   void longOptionsMayBeCutToAPrefixAndAValueMayBeginWithADashAsGetopt() throws Exception {
     // getopt_long: a unique prefix names its option ("--verb", "--ref", "--no-d"); getopt: the
     // option's value is the next argument whatever it begins with ("-t -x_t").
