@@ -3,15 +3,12 @@ package dev.relabel.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.relabel.fixtures.AttrTrees;
-import dev.relabel.fixtures.oracle.Oracles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -60,12 +57,7 @@ class ArgumentBytesIT {
 
   @BeforeAll
   static void locate() {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("ArgumentBytesIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
-    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
-    launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
-    AttrTrees.requireTools(true);
+    launcher = LauncherScript.launcher("ArgumentBytesIT");
   }
 
   @BeforeEach
@@ -103,16 +95,7 @@ class ArgumentBytesIT {
     String script = "set -u\n" + TREE + "cd \"$T\"\n(" + command.replace("$TOOL", tool) + ") 2>/dev/null\n"
         + "echo \"status $?\"\n"
         + "cd \"$T\" && getfattr -R -h -n security.selinux --absolute-names . 2>/dev/null | grep -v '^$'\n";
-    ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
-    builder.environment().put("T", dir.resolve("t").toString());
-    builder.environment().put("FC", dir.resolve("file_contexts").toString());
-    builder.environment().put("LC_ALL", locale);
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    builder.environment().remove("RELABEL_JAVA_OPTS");
-    builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-    Process process = builder.start();
-    byte[] out = process.getInputStream().readAllBytes();
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the case did not finish");
-    return new String(out, StandardCharsets.ISO_8859_1);
+    return LauncherScript.run(dir, script, Map.of("T", dir.resolve("t").toString(),
+        "FC", dir.resolve("file_contexts").toString(), "LC_ALL", locale));
   }
 }

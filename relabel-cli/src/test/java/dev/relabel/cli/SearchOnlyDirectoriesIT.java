@@ -3,13 +3,10 @@ package dev.relabel.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.relabel.fixtures.AttrTrees;
-import dev.relabel.fixtures.oracle.Oracles;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,12 +30,7 @@ class SearchOnlyDirectoriesIT {
 
   @BeforeAll
   static void locate() {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("SearchOnlyDirectoriesIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
-    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
-    launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
-    AttrTrees.requireTools(true);
+    launcher = LauncherScript.launcher("SearchOnlyDirectoriesIT");
   }
 
   @ParameterizedTest
@@ -68,16 +60,8 @@ class SearchOnlyDirectoriesIT {
         + "setpriv --bounding-set -dac_override,-dac_read_search -- bash -c '" + command.replace("$TOOL", tool)
         + "' 2>/dev/null\necho \"status $?\"\nchmod 755 \"$T/d\"\n"
         + "getfattr -R -h -n security.selinux --absolute-names . 2>/dev/null | grep -v '^$'\n";
-    ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
-    builder.environment().put("T", dir.resolve("t").toString());
-    builder.environment().put("FC", dir.resolve("file_contexts").toString());
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    builder.environment().remove("RELABEL_JAVA_OPTS");
-    builder.redirectError(ProcessBuilder.Redirect.INHERIT);
-    Process process = builder.start();
-    byte[] out = process.getInputStream().readAllBytes();
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the case did not finish");
-    String text = new String(out, StandardCharsets.ISO_8859_1);
+    String text = LauncherScript.run(dir, script, Map.of("T", dir.resolve("t").toString(),
+        "FC", dir.resolve("file_contexts").toString()));
     assertTrue(text.contains("changing security context") || text.contains("Relabeled") || text.contains("status 1"),
         "the case ran: " + text);
     return text;

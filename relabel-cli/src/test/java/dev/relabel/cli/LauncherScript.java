@@ -1,0 +1,46 @@
+package dev.relabel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.oracle.Oracles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * For the ITs that run {@code bin/relabel} and a reference tool from one bash script each, with
+ * arguments only a shell can spell ({@code $'\xe9'}) or privileges only a new process can drop.
+ */
+final class LauncherScript {
+  private LauncherScript() {}
+
+  /**
+   * The launcher failsafe names (with the reference tools required); outside failsafe and CI the
+   * test is skipped, in CI it fails.
+   */
+  static Path launcher(String test) {
+    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
+      Assumptions.abort(test + " runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
+    }
+    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
+    AttrTrees.requireTools(true);
+    return Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
+  }
+
+  /** Runs {@code script} with bash in {@code dir} with {@code environment} added: its standard output, as Latin-1. */
+  static String run(Path dir, String script, Map<String, String> environment) throws IOException, InterruptedException {
+    ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
+    builder.environment().putAll(environment);
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().remove("RELABEL_JAVA_OPTS");
+    builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+    Process process = builder.start();
+    byte[] out = process.getInputStream().readAllBytes();
+    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the script did not finish");
+    return new String(out, StandardCharsets.ISO_8859_1);
+  }
+}
