@@ -114,8 +114,13 @@ final class EscapingCharset extends Charset {
         // low half may lie in the escapes' range (U+1008D is U+DBC0 U+DC8D): it goes with its pair.
         int end = in.position();
         while (end < in.limit() && !isEscape(in.get(end))) {
-          end += Character.isHighSurrogate(in.get(end)) && end + 1 < in.limit()
-              && Character.isLowSurrogate(in.get(end + 1)) ? 2 : 1;
+          if (Character.isHighSurrogate(in.get(end)) && end + 1 == in.limit()) {
+            break; // its low half may come with the next buffer (a Writer's)
+          }
+          end += Character.isHighSurrogate(in.get(end)) && Character.isLowSurrogate(in.get(end + 1)) ? 2 : 1;
+        }
+        if (end == in.position()) {
+          return CoderResult.UNDERFLOW;
         }
         CharBuffer text = in.duplicate();
         text.limit(end);

@@ -45,6 +45,17 @@ class PathBytesTest {
   }
 
   @Test
+  void aSurrogatePairSplitAcrossTwoBuffersIsEncodedWhole() throws Exception {
+    java.nio.charset.CharsetEncoder encoder = UTF8.newEncoder();
+    java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(16);
+    java.nio.CharBuffer first = java.nio.CharBuffer.wrap("a\uD834");
+    assertTrue(encoder.encode(first, out, false).isUnderflow());
+    java.nio.CharBuffer rest = java.nio.CharBuffer.wrap(first.toString() + "\uDD1Eb"); // the high half again, kept
+    assertTrue(encoder.encode(rest, out, true).isUnderflow());
+    assertArrayEquals("a\uD834\uDD1Eb".getBytes(StandardCharsets.UTF_8), java.util.Arrays.copyOf(out.array(), out.position()));
+  }
+
+  @Test
   void absoluteBytesAreWhatPathNormalizeMakes() {
     for (String path : new String[] {"/", "//", "/a//b/", "/a/./b/../c", "/..", "/../a", "a/b", ".", "..", "./a/..",
         "/a/b/../../..", "a//b/./"}) {
