@@ -56,9 +56,13 @@ final class ChconRun {
     return systemRoot != null;
   }
 
-  /** Whether -R --preserve-root holds and {@code status} is the system root's (chcon's ROOT_DEV_INO_CHECK). */
+  /**
+   * Whether -R --preserve-root holds and {@code status} (null: not stat'd) is the system root's
+   * (chcon's ROOT_DEV_INO_CHECK).
+   */
   boolean isSystemRoot(FileTree.Status status) {
-    return systemRoot != null && systemRoot.device() == status.device() && systemRoot.inode() == status.inode();
+    return systemRoot != null && status != null && systemRoot.device() == status.device()
+        && systemRoot.inode() == status.inode();
   }
 
 

@@ -51,11 +51,15 @@ final class ChconTask extends TreeTask {
     byte[] childPath = ChconRun.join(path, entry.name());
     try {
       FileType type = entry.type();
+      FileTree.Status status = null; // stat'd once, only when the listing did not say or / is guarded
       if (entry.typeUnknown()) {
-        type = directory.status(entry.name(), childPath).type();
+        status = directory.status(entry.name(), childPath);
+        type = status.type();
       }
-      if (type == FileType.DIRECTORY && run.guardsRoot()
-          && run.isSystemRoot(directory.status(entry.name(), childPath))) {
+      if (type == FileType.DIRECTORY && run.guardsRoot() && status == null) {
+        status = directory.status(entry.name(), childPath);
+      }
+      if (type == FileType.DIRECTORY && run.isSystemRoot(status)) {
         // "/" met beneath an operand (a bind mount of it): chcon warns, skips it and fails.
         run.problem(ChconProblem.Kind.DANGEROUS_ROOT, childPath, entry.name(), 0, null, null);
       } else if (type == FileType.DIRECTORY) {
