@@ -154,6 +154,7 @@ public class RelabelCommand implements Runnable, IoHost {
     commandLine.setOverwrittenOptionsAllowed(true);
     // As getopt: an option's value may begin with '-' ("-e -f" excludes a directory named "-f").
     commandLine.setAllowOptionsAsOptionParameters(true);
+    commandLine.registerConverter(java.nio.file.Path.class, RelabelCommand::path);
     commandLine.setOut(io.outWriter());
     commandLine.setErr(io.errWriter());
     commandLine.setParameterExceptionHandler(RelabelCommand::onParameterException);
@@ -173,6 +174,20 @@ public class RelabelCommand implements Runnable, IoHost {
   }
 
   /** Runs {@code args} on picocli's path: the exit status. */
+  /**
+   * A path option's value: a name holding bytes the locale cannot decode is refused in words, not
+   * with the JDK's exception (such a file can only be opened through the JDK's file API, which
+   * cannot name it).
+   */
+  private static java.nio.file.Path path(String value) {
+    try {
+      return java.nio.file.Path.of(value);
+    } catch (java.nio.file.InvalidPathException e) {
+      throw new CommandLine.TypeConversionException("cannot name '" + value
+          + "': it holds bytes the locale's charset cannot decode (run under a locale that decodes them)");
+    }
+  }
+
   static int execute(Io io, String[] args) {
     CommandLine commandLine = commandLine(io, args);
     String[] expanded;

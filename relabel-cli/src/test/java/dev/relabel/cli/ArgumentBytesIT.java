@@ -85,6 +85,10 @@ class ArgumentBytesIT {
         + " test ! -e out.tar || echo written", launcher + " tar");
     assertTrue(out.startsWith("relabel: in\u00e9.tar: cannot open a file whose name the locale's charset cannot decode"
         + " (run under a locale whose charset decodes it, or rename it)\nstatus 1\nstatus 0\n"), out);
+    // So is a path option's value.
+    String option = run("C.UTF-8", "$TOOL -f fc$'\\xe9' /x 2>&1", launcher + " lookup");
+    assertTrue(option.startsWith("relabel: Invalid value for option '--file-contexts': cannot name 'fc\u00e9': it holds"
+        + " bytes the locale's charset cannot decode (run under a locale that decodes them)"), option);
   }
 
   /**
