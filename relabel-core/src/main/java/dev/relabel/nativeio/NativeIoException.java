@@ -50,8 +50,11 @@ public class NativeIoException extends IOException {
     return new String(path, StandardCharsets.UTF_8);
   }
 
-  /** The exception for {@code errno}: a typed subclass where one exists. */
-  static NativeIoException of(String operation, byte[] path, int errno) {
+  /**
+   * The exception for {@code errno}: a typed subclass where one exists. Public for the failures
+   * libselinux defines above the system call in errno's terms (an empty label read is ENOTSUP).
+   */
+  public static NativeIoException of(String operation, byte[] path, int errno) {
     return switch (errno) {
       case Errno.ENOENT -> new NoSuchEntryException(operation, path, errno);
       case Errno.EPERM -> new PermissionDeniedException(operation, path, errno);

@@ -63,7 +63,10 @@ public interface FileTree {
     /** The status of {@code name}, or of this directory when {@code name} is empty; never follows a symlink. */
     Status status(byte[] name, byte[] pathForErrors) throws IOException;
 
-    /** The label of {@code name} (or of this directory when empty) up to its first NUL; null when it has none. */
+    /**
+     * The label of {@code name} (or of this directory when empty) up to its first NUL; null when it
+     * has none; an empty value fails with ENOTSUP, as libselinux's lgetfilecon fails it.
+     */
     byte[] label(byte[] name, byte[] pathForErrors) throws IOException;
 
     /**

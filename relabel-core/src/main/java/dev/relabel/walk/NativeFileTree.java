@@ -1,6 +1,7 @@
 package dev.relabel.walk;
 
 import dev.relabel.nativeio.DirEntry;
+import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
@@ -69,6 +70,11 @@ public final class NativeFileTree implements FileTree {
       byte[] value = KERNEL.getLabel(fd, name, pathForErrors);
       if (value == null) {
         return null;
+      }
+      if (value.length == 0) {
+        // lgetfilecon turns an empty value into ENOTSUP: setfiles reports the entry ("Could not
+        // set context for F:  Operation not supported", -F or not) and leaves it as it is.
+        throw NativeIoException.of("getxattr", pathForErrors, Errno.ENOTSUP);
       }
       // libselinux stores the context with its NUL and reads it as a C string.
       for (int i = 0; i < value.length; i++) {

@@ -81,6 +81,7 @@ class SetfilesReferenceTest {
         new Case("no context", "-v -r ROOT SPEC ROOT/t", true, true, null),
         new Case("no context, -C", "-C -v -r ROOT SPEC ROOT/t", true, true, null),
         new Case("no context, -F", "-F -v -r ROOT SPEC ROOT/t", true, true, null),
+        new Case("no context, a root", "-F -v -r ROOT SPEC ROOT/t/a/empty ROOT/t/a/g", true, true, null),
         new Case("missing path, -C", "-C -v -r ROOT SPEC ROOT/t/nope ROOT/t", true, true, null),
         new Case("<<none>> root", "-n -r ROOT SPEC ROOT/t/a/f2", true, false, null),
         new Case("unmatched root", "-v -r ROOT SPEC ROOT ROOT/list", true, false, null),
@@ -204,6 +205,10 @@ class SetfilesReferenceTest {
     if (malformed) {
       Files.writeString(root.resolve("t/a/g"), "");
       AttrTrees.setLabel(root.resolve("t/a/g"), "garbage", base);
+      // An empty value: libselinux reads it as ENOTSUP, and setfiles reports it, -F or not.
+      Files.writeString(root.resolve("t/a/empty"), "");
+      AttrTrees.check(List.of("setfattr", "-h", "-n", "security.selinux", "-v", "\"\"",
+          root.resolve("t/a/empty").toString()), base);
     }
     return root;
   }
