@@ -205,6 +205,29 @@ public final class LabelMatcher {
     return Optional.of(sha1.digest());
   }
 
+  /**
+   * The specs libselinux's digest lookup of the directory {@code latin1Path} counts as used, for
+   * {@code selabel_stats} ({@code -W} with {@code -D}): of those {@link #partialMatchDigest} goes
+   * through, in search order, each that matches the path whole, up to the first {@code <<none>>}
+   * that matches it at all. A directory skipped for its digest is looked up this way only, so its
+   * own spec is used, the ones beneath it are not.
+   */
+  public List<Spec> digestLookupMatches(String latin1Path) {
+    String key = normalizer.key(latin1Path);
+    int[] matched = ranksAlongAndBelow(literalIndex(), key, rank -> spec(rank).matchesOrPartially(key));
+    List<Spec> whole = new ArrayList<>();
+    for (int rank : matched) {
+      CompiledSpec compiled = spec(rank);
+      if (key.startsWith(compiled.requiredPrefix) && compiled.matches(key)) {
+        whole.add(compiled.spec);
+      }
+      if (compiled.spec.isNone()) {
+        break;
+      }
+    }
+    return whole;
+  }
+
   /** As {@link #partialMatchDigest(String)}, for raw path bytes. */
   public Optional<byte[]> partialMatchDigest(byte[] path) {
     return partialMatchDigest(PathBytes.latin1(path));

@@ -194,6 +194,9 @@ final class Walk {
     if (wanted.isEmpty()) {
       return false;
     }
+    if (options.reportUnusedSpecs()) {
+      counters.get().usedSpecs.addAll(matcher.digestLookupMatches(key));
+    }
     if (options.digests() == DirectoryDigests.SKIP_UNCHANGED) {
       byte[] stored;
       try {
