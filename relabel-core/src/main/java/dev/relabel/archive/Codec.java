@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Optional;
 import org.apache.commons.compress.compressors.CompressorException;
 import org.apache.commons.compress.compressors.CompressorStreamFactory;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorOutputStream;
 import org.apache.commons.compress.compressors.xz.XZCompressorInputStream;
@@ -17,12 +19,13 @@ import org.apache.commons.compress.compressors.zstandard.ZstdCompressorOutputStr
 
 /**
  * How a tar stream is compressed: detected from its first bytes on input, chosen by a file name
- * or by name on output. Commons Compress provides the streams (xz through org.tukaani:xz, zstd
- * through zstd-jni).
+ * or by name on output. Commons Compress provides the streams (bzip2 its own, xz through
+ * org.tukaani:xz, zstd through zstd-jni).
  */
 public enum Codec {
   NONE("none"),
   GZIP("gzip"),
+  BZIP2("bzip2"),
   XZ("xz"),
   ZSTD("zstd");
 
@@ -56,6 +59,9 @@ public enum Codec {
     if (name.endsWith(".gz") || name.endsWith(".tgz")) {
       return GZIP;
     }
+    if (name.endsWith(".bz2") || name.endsWith(".tbz") || name.endsWith(".tbz2") || name.endsWith(".tb2")) {
+      return BZIP2;
+    }
     if (name.endsWith(".xz") || name.endsWith(".txz")) {
       return XZ;
     }
@@ -63,6 +69,23 @@ public enum Codec {
       return ZSTD;
     }
     return NONE;
+  }
+
+  /**
+   * The compression a file name asks for that no codec here writes ({@code .lz}: lzip, {@code .Z}:
+   * compress...), as GNU tar's {@code -a} reads suffixes; empty for the others. Writing such a
+   * name uncompressed would give a file its name lies about.
+   */
+  public static Optional<String> unwritable(String fileName) {
+    String name = fileName.toLowerCase(Locale.ROOT);
+    String[][] suffixes = {{".lz", "lzip"}, {".tlz", "lzip"}, {".lzma", "lzma"}, {".lz4", "lz4"}, {".lzo", "lzop"},
+        {".taz", "compress"}, {".br", "brotli"}};
+    for (String[] suffix : suffixes) {
+      if (name.endsWith(suffix[0].toLowerCase(Locale.ROOT))) {
+        return Optional.of(suffix[1]);
+      }
+    }
+    return fileName.endsWith(".Z") ? Optional.of("compress") : Optional.empty();
   }
 
   /** A stream detected from its magic bytes, and the uncompressed tar stream it holds. */
@@ -76,10 +99,11 @@ public enum Codec {
       String name = CompressorStreamFactory.detect(in);
       codec = switch (name) {
         case CompressorStreamFactory.GZIP -> GZIP;
+        case CompressorStreamFactory.BZIP2 -> BZIP2;
         case CompressorStreamFactory.XZ -> XZ;
         case CompressorStreamFactory.ZSTANDARD -> ZSTD;
         default -> throw new IOException("compressed with " + name + ", which relabel tar does not read"
-            + " (gzip, xz, zstd or none)");
+            + " (gzip, bzip2, xz, zstd or none)");
       };
     } catch (CompressorException e) {
       codec = NONE; // no compressor's signature: a tar stream itself (the reader checks its headers)
@@ -93,6 +117,7 @@ public enum Codec {
       case NONE -> in;
       // Concatenated members are one stream, as gzip -d and xz -d read them.
       case GZIP -> new BufferedInputStream(new GzipCompressorInputStream(in, true), 1 << 16);
+      case BZIP2 -> new BufferedInputStream(new BZip2CompressorInputStream(in, true), 1 << 16);
       case XZ -> new BufferedInputStream(new XZCompressorInputStream(in, true), 1 << 16);
       case ZSTD -> new BufferedInputStream(new ZstdCompressorInputStream(in), 1 << 16);
     };
@@ -103,6 +128,7 @@ public enum Codec {
     return switch (this) {
       case NONE -> out;
       case GZIP -> new GzipCompressorOutputStream(out);
+      case BZIP2 -> new BZip2CompressorOutputStream(out);
       case XZ -> new XZCompressorOutputStream(out, 6);
       case ZSTD -> new ZstdCompressorOutputStream(out, 3);
     };

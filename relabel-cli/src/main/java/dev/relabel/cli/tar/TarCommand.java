@@ -55,13 +55,13 @@ import picocli.CommandLine.ParentCommand;
     sortOptions = false,
     usageHelpWidth = 100,
     description = {
-      "Label a tar archive (ustar, GNU or PAX; plain, gzip, xz or zstd, detected) as setfiles -F would label"
+      "Label a tar archive (ustar, GNU or PAX; plain, gzip, bzip2, xz or zstd, detected) as setfiles -F would label"
           + " its extraction, without extracting it and without privileges: each member gets the context the"
           + " policy gives its path (the archive's root as /) in a SCHILY.xattr.security.selinux PAX record,"
           + " as GNU tar --xattrs writes it, replacing any such or RHT.security.selinux record; members the"
           + " policy leaves alone keep theirs; everything else is copied byte for byte. IN and OUT default to"
           + " standard input and output ('-' names them); OUT is written whole or not at all, compressed as"
-          + " its name says (.gz, .xz, .zst; standard output: as IN) unless --compress is given.",
+          + " its name says (.gz, .bz2, .xz, .zst; standard output: as IN) unless --compress is given.",
       "With -C DIR, archive DIR (as tar -C DIR -cf - .) with the policy's labels instead; DIR's own"
           + " security attributes are never read or written.",
       "With --check, write nothing and exit 1 when some member's label is not the policy's, with a summary.",
@@ -91,7 +91,7 @@ public final class TarCommand implements Callable<Integer> {
   private boolean check;
 
   @Option(names = "--compress", paramLabel = "CODEC",
-      description = "Compress OUT with CODEC: none, gzip, xz or zstd (default: from OUT's name; standard output: as IN).")
+      description = "Compress OUT with CODEC: none, gzip, bzip2, xz or zstd (default: from OUT's name; standard output: as IN).")
   private String compress;
 
   @Mixin
@@ -123,7 +123,14 @@ public final class TarCommand implements Callable<Integer> {
     Codec chosen = null;
     if (compress != null) {
       chosen = Codec.named(compress).orElseThrow(() -> new Failure("--compress " + compress
-          + ": not one of none, gzip, xz, zstd"));
+          + ": not one of none, gzip, bzip2, xz, zstd"));
+    } else if (!out.equals("-")) {
+      String name = Path.of(out).getFileName() == null ? out : Path.of(out).getFileName().toString();
+      java.util.Optional<String> unwritable = Codec.unwritable(name);
+      if (unwritable.isPresent()) {
+        throw new Failure(out + ": the name asks for " + unwritable.get() + ", which relabel tar does not write"
+            + " (gzip, bzip2, xz, zstd or none): give another name, or --compress");
+      }
     }
     try (Reporting reporting = Reporting.start(parent.io(), "tar", json, null, false, check)) {
       if (!check) {
@@ -209,7 +216,9 @@ public final class TarCommand implements Callable<Integer> {
           : input != null ? input.codec() : Codec.NONE;
       RelabelReport report;
       if (out.equals("-")) {
-        try (OutputStream compressed = codec.compress(CloseShieldOutputStream.wrap(io.out()))) {
+        // Compressed only once the first byte comes: a run that fails before it (a bad archive,
+        // found by the first pass) writes nothing at all, not an empty compressed stream.
+        try (OutputStream compressed = new LazyCompression(codec, CloseShieldOutputStream.wrap(io.out()))) {
           report = write(labeller, input, compressed);
         }
       } else {

@@ -4,6 +4,7 @@ import dev.relabel.cli.Cli;
 import dev.relabel.cli.common.ExitStatus;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
@@ -81,7 +82,8 @@ class TarCommandTest {
     Path plain = dir.resolve("plain.tar");
     assertEquals(0, tar(new byte[0], archive.toString(), plain.toString()).status());
     byte[] expected = Files.readAllBytes(plain);
-    for (String[] codec : new String[][] {{"gzip", "out.tar.gz"}, {"xz", "out.txz"}, {"zstd", "out.tar.zst"}}) {
+    for (String[] codec : new String[][] {{"gzip", "out.tar.gz"}, {"bzip2", "out.tbz2"}, {"xz", "out.txz"},
+        {"zstd", "out.tar.zst"}}) {
       Path out = dir.resolve(codec[1]);
       Cli.Result r = tar(new byte[0], archive.toString(), out.toString());
       assertEquals(0, r.status(), r::toString);
@@ -95,7 +97,27 @@ class TarCommandTest {
     }
     Cli.Result bad = tar(new byte[0], "--compress", "lz4", archive.toString());
     assertEquals(1, bad.status());
-    assertEquals("relabel: --compress lz4: not one of none, gzip, xz, zstd\n", bad.err());
+    assertEquals("relabel: --compress lz4: not one of none, gzip, bzip2, xz, zstd\n", bad.err());
+    // A name asking for a compression not written here is refused, not written plain under it.
+    Path lzip = dir.resolve("out.tar.lz");
+    Cli.Result refused = tar(new byte[0], archive.toString(), lzip.toString());
+    assertEquals(1, refused.status());
+    assertEquals("relabel: " + lzip + ": the name asks for lzip, which relabel tar does not write (gzip, bzip2, xz,"
+        + " zstd or none): give another name, or --compress\n", refused.err());
+    assertFalse(Files.exists(lzip));
+    assertEquals(0, tar(new byte[0], "--compress", "none", archive.toString(), lzip.toString()).status());
+    assertArrayEquals(expected, Files.readAllBytes(lzip));
+  }
+
+  @Test
+  void aRunThatFailsBeforeItsFirstMemberWritesNothingOnStandardOutputCompressedOrNot() throws Exception {
+    byte[] corrupt = Files.readAllBytes(archive);
+    corrupt[148] ^= 1; // the first header's checksum
+    for (String codec : List.of("none", "gzip", "bzip2", "xz", "zstd")) {
+      Cli.Result r = tar(corrupt, "--compress", codec);
+      assertEquals(1, r.status(), r::toString);
+      assertEquals(0, r.out().length, codec + " wrote " + r.out().length + " bytes");
+    }
   }
 
   private byte[] decompress(String codec, Path file) throws Exception {
