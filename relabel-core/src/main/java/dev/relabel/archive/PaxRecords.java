@@ -94,6 +94,19 @@ public final class PaxRecords {
     return (schily != null || rht != null) && holds(schily, context) && holds(rht, context);
   }
 
+  /**
+   * The label a member has that is not {@code context}, as a change reports it "from": the first
+   * label record (SCHILY, then RHT) that does not hold it; null when the member has none.
+   */
+  public String labelOtherThan(String context) {
+    for (byte[] value : new byte[][] {value(SELINUX), value(RHT_SELINUX)}) {
+      if (value != null && !holds(value, context)) {
+        return withoutNul(value);
+      }
+    }
+    return null;
+  }
+
   private static boolean holds(byte[] value, String context) {
     return value == null || withoutNul(value).equals(context);
   }

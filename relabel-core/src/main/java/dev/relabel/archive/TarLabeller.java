@@ -167,31 +167,31 @@ public final class TarLabeller {
 
     private void write(Pending pending) throws IOException {
       TarMember member = pending.member();
-      String context = null;
+      // The context to write in its label record; null: the member is written as it is (not an
+      // entry, no spec for it, or its label records all hold the context already, NUL or not, as
+      // setfiles leaves a label that is right).
+      String relabelTo = null;
       if (member.labelled()) {
         visited++;
-        context = pending.group() != null ? pending.group().context() : await(pending.label()).context().orElse(null);
+        String context = pending.group() != null ? pending.group().context()
+            : await(pending.label()).context().orElse(null);
         if (context == null) {
           unmatched++;
         } else if (member.isHardLink() && member.currentLabel() == null) {
           // GNU tar --xattrs writes no label record for a hard link, and extracting one sets none:
           // it is its target's inode, whose member holds (and was given) the group's label.
-          context = null;
-        } else {
-          String current = member.currentLabel();
-          if (!member.pax().labelsOnly(context)) {
-            relabeled++;
-            listener.changed(new RelabelReport.Change(member.path(), current, context, out != null));
-          }
+        } else if (!member.pax().labelsOnly(context)) {
+          relabeled++;
+          relabelTo = context;
+          listener.changed(new RelabelReport.Change(member.path(), member.pax().labelOtherThan(context), context,
+              out != null));
         }
       }
       if (out != null) {
-        // A label record that already holds the context stays as it is (as setfiles leaves a
-        // label that is right, NUL or not).
-        if (context == null || member.pax().labelsOnly(context)) {
+        if (relabelTo == null) {
           LabelledWriter.writeUnchanged(member, out);
         } else {
-          LabelledWriter.writeLabelled(member, context, out);
+          LabelledWriter.writeLabelled(member, relabelTo, out);
         }
       }
     }

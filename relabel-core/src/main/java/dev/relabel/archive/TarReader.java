@@ -280,7 +280,12 @@ public final class TarReader {
       case '4' -> FileType.BLOCK_DEVICE;
       case '5', 'D' -> FileType.DIRECTORY;
       case '6' -> FileType.FIFO;
-      default -> null; // 'g' global headers, 'V' volume labels, 'M' continuations...: copied as they are
+      // Not entries, copied as they are: global headers, Solaris extended headers, volume labels,
+      // continuations of a file from another volume (the reader consumes 'x', 'K' and 'L').
+      case 'g', 'X', 'V', 'M', 'x', 'K', 'L' -> null;
+      // Any other flag: GNU tar extracts the member as a regular file ("Unknown file type 'Q',
+      // extracted as normal file"), so that is the file it is labelled as.
+      default -> FileType.REGULAR_FILE;
     };
   }
 

@@ -257,8 +257,50 @@ class TarLabellerTest {
     assertEquals(0, TarLabeller.builder(matcher).build().check(TarSource.of(labelled)).relabeled());
   }
 
+  @Test
+  void aChangeSaysFromTheRecordThatMadeTheMemberWrong() throws Exception {
+    Path policy = base.resolve("from_file_contexts");
+    Files.writeString(policy, "/.*\tsystem_u:object_r:etc_t:s0\n");
+    Path in = base.resolve("from.tar");
+    AttrTrees.check(List.of("python3", "-c", "import io, sys, tarfile\n"
+        + "with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:\n"
+        + "    i = tarfile.TarInfo('mixed'); i.size = 1\n"
+        + "    i.pax_headers = {'SCHILY.xattr.security.selinux': 'system_u:object_r:etc_t:s0\\x00',"
+        + " 'RHT.security.selinux': 'system_u:object_r:shadow_t:s0'}\n"
+        + "    t.addfile(i, io.BytesIO(b'x'))\n", in.toString()), base);
+    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
+    List<RelabelReport.Change> changes = new ArrayList<>();
+    TarLabeller.builder(matcher).listener(new RelabelListener() {
+      @Override
+      public void changed(RelabelReport.Change change) {
+        changes.add(change);
+      }
+    }).build().check(TarSource.of(in));
+    assertEquals(1, changes.size());
+    assertEquals("system_u:object_r:shadow_t:s0", changes.get(0).from());
+  }
+
+  @Test
+  void aMemberOfAnUnknownTypeIsLabelledAsTheRegularFileGnuTarExtracts() throws Exception {
+    // GNU tar: "etc/shadow: Unknown file type 'Q', extracted as normal file".
+    Path policy = base.resolve("typeflag_file_contexts");
+    Files.writeString(policy, "/.*\tsystem_u:object_r:etc_t:s0\n/etc/shadow\t--\tsystem_u:object_r:shadow_t:s0\n");
+    Path in = base.resolve("typeflag.tar");
+    AttrTrees.check(List.of("python3", "-c", "import sys\n"
+        + "h = bytearray(512); h[0:10] = b'etc/shadow'; h[100:108] = b'0000644\\0'; h[108:116] = b'0000000\\0'\n"
+        + "h[116:124] = b'0000000\\0'; h[124:136] = b'%011o\\0' % 3; h[136:148] = b'13000000000\\0'\n"
+        + "h[156:157] = b'Q'; h[257:265] = b'ustar\\x0000'; h[148:156] = b' ' * 8; h[148:156] = b'%06o\\0 ' % sum(h)\n"
+        + "open(sys.argv[1], 'wb').write(bytes(h) + b'abc'.ljust(512, b'\\0') + b'\\0' * 1024)\n", in.toString()), base);
+    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(1, TarLabeller.builder(matcher).build().label(TarSource.of(in), out).relabeled());
+    Path labelled = Files.write(base.resolve("typeflag-labelled.tar"), out.toByteArray());
+    assertEquals("etc/shadow [('SCHILY.xattr.security.selinux', 'system_u:object_r:shadow_t:s0\\x00')]\n",
+        paxHeaders(labelled));
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"gzip", "xz", "zstd"})
+  @ValueSource(strings = {"gzip", "bzip2", "xz", "zstd"})
   void compressedInputIsDetected(String codec) throws Exception {
     Path plain = archive("gnu", "codec-" + codec + ".tar");
     Path compressed = base.resolve("codec." + codec);
