@@ -10,8 +10,12 @@ import java.util.regex.Pattern;
  */
 public final class ContextSyntax {
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_.\\-]+");
-  // A sensitivity, optional categories, optionally a second level: s0, s0-s15:c0.c1023, s0:c1,c5.
-  private static final Pattern LEVEL = Pattern.compile("[A-Za-z0-9_.\\-]+(:[A-Za-z0-9_.,\\-]+)?");
+  // A level: a sensitivity and optional categories, each a name or a span, comma-separated: s0,
+  // s0:c0.c1023, s0:c1,c5. A range is one level or two joined by '-' (s0-s15:c0.c1023); as
+  // libsepol splits it at its first '-', no level holds one ("s0--s1" is malformed), and no list
+  // an empty name ("c1,,c2").
+  private static final String CATEGORY = "[A-Za-z0-9_]+(\\.[A-Za-z0-9_]+)?";
+  private static final Pattern LEVEL = Pattern.compile("[A-Za-z0-9_]+(:" + CATEGORY + "(," + CATEGORY + ")*)?");
 
   private ContextSyntax() {}
 

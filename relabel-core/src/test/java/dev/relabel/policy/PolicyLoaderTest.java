@@ -117,6 +117,9 @@ class PolicyLoaderTest {
         "/h system_u:object_r:etc_t",
         "/i system_u:object_r:etc_t:s0-s15:c0.c1023",
         "/j -- <<none>>",
+        "/k system_u:object_r:etc_t:s0--s1",
+        "/l system_u:object_r:etc_t:s0:c1,,c2",
+        "/m system_u:object_r:etc_t:s0:c1.c3,c7",
         ""));
     assertEquals(List.of(
         fileContexts + ":1: invalid context foo: expected user:role:type[:range]",
@@ -124,7 +127,10 @@ class PolicyLoaderTest {
         fileContexts + ":3: invalid context sys!em_u:object_r:etc_t:s0: malformed user 'sys!em_u'",
         fileContexts + ":4: invalid context system_u::etc_t: malformed role ''",
         fileContexts + ":5: invalid context system_u:object_r:etc/t: malformed type 'etc/t'",
-        fileContexts + ":6: invalid context system_u:object_r:etc_t:s0-: malformed range 's0-'"), errors());
+        fileContexts + ":6: invalid context system_u:object_r:etc_t:s0-: malformed range 's0-'",
+        fileContexts + ":11: invalid context system_u:object_r:etc_t:s0--s1: malformed range 's0--s1'",
+        fileContexts + ":12: invalid context system_u:object_r:etc_t:s0:c1,,c2: malformed range 's0:c1,,c2'"),
+        errors());
   }
 
   @Test
