@@ -402,8 +402,13 @@ final class PcreLexer {
     return new PcreSyntaxException(message, pos);
   }
 
+  /**
+   * A construct java.util.regex cannot run exactly: refused as soon as it is met, before the rest
+   * of the expression is read, so the message cannot say whether PCRE2 itself would accept the
+   * expression ((?1) without a group 1, an unknown \p{...} or (*VERB) are errors there too).
+   */
   PcreSyntaxException unsupported(String feature) {
-    return new PcreSyntaxException(feature + " is valid PCRE2 but not supported by relabel", pos);
+    return new PcreSyntaxException(feature + " is not supported by relabel", pos);
   }
 
   static boolean isDigit(char c) {
