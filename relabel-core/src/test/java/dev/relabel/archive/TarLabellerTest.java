@@ -259,16 +259,13 @@ class TarLabellerTest {
 
   @Test
   void aChangeSaysFromTheRecordThatMadeTheMemberWrong() throws Exception {
-    Path policy = base.resolve("from_file_contexts");
-    Files.writeString(policy, "/.*\tsystem_u:object_r:etc_t:s0\n");
-    Path in = base.resolve("from.tar");
-    AttrTrees.check(List.of("python3", "-c", "import io, sys, tarfile\n"
+    LabelMatcher matcher = matcher("from_file_contexts", "/.*\tsystem_u:object_r:etc_t:s0\n");
+    Path in = python("from.tar", "import io, sys, tarfile\n"
         + "with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:\n"
         + "    i = tarfile.TarInfo('mixed'); i.size = 1\n"
         + "    i.pax_headers = {'SCHILY.xattr.security.selinux': 'system_u:object_r:etc_t:s0\\x00',"
         + " 'RHT.security.selinux': 'system_u:object_r:shadow_t:s0'}\n"
-        + "    t.addfile(i, io.BytesIO(b'x'))\n", in.toString()), base);
-    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
+        + "    t.addfile(i, io.BytesIO(b'x'))\n");
     List<RelabelReport.Change> changes = new ArrayList<>();
     TarLabeller.builder(matcher).listener(new RelabelListener() {
       @Override
@@ -283,15 +280,13 @@ class TarLabellerTest {
   @Test
   void aMemberOfAnUnknownTypeIsLabelledAsTheRegularFileGnuTarExtracts() throws Exception {
     // GNU tar: "etc/shadow: Unknown file type 'Q', extracted as normal file".
-    Path policy = base.resolve("typeflag_file_contexts");
-    Files.writeString(policy, "/.*\tsystem_u:object_r:etc_t:s0\n/etc/shadow\t--\tsystem_u:object_r:shadow_t:s0\n");
-    Path in = base.resolve("typeflag.tar");
-    AttrTrees.check(List.of("python3", "-c", "import sys\n"
+    LabelMatcher matcher = matcher("typeflag_file_contexts",
+        "/.*\tsystem_u:object_r:etc_t:s0\n/etc/shadow\t--\tsystem_u:object_r:shadow_t:s0\n");
+    Path in = python("typeflag.tar", "import sys\n"
         + "h = bytearray(512); h[0:10] = b'etc/shadow'; h[100:108] = b'0000644\\0'; h[108:116] = b'0000000\\0'\n"
         + "h[116:124] = b'0000000\\0'; h[124:136] = b'%011o\\0' % 3; h[136:148] = b'13000000000\\0'\n"
         + "h[156:157] = b'Q'; h[257:265] = b'ustar\\x0000'; h[148:156] = b' ' * 8; h[148:156] = b'%06o\\0 ' % sum(h)\n"
-        + "open(sys.argv[1], 'wb').write(bytes(h) + b'abc'.ljust(512, b'\\0') + b'\\0' * 1024)\n", in.toString()), base);
-    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
+        + "open(sys.argv[1], 'wb').write(bytes(h) + b'abc'.ljust(512, b'\\0') + b'\\0' * 1024)\n");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     assertEquals(1, TarLabeller.builder(matcher).build().label(TarSource.of(in), out).relabeled());
     Path labelled = Files.write(base.resolve("typeflag-labelled.tar"), out.toByteArray());
@@ -444,6 +439,19 @@ class TarLabellerTest {
   }
 
   /** Each member's name and its PAX records, sorted, as Python's tarfile reads them: one line a member. */
+  /** The policy {@code text}, written to {@code name}, loaded and compiled. */
+  private static LabelMatcher matcher(String name, String text) throws Exception {
+    Path policy = Files.writeString(base.resolve(name), text);
+    return LabelMatcher.compile(PolicyLoader.validating().load(policy));
+  }
+
+  /** The archive {@code name} that the Python {@code script} writes to {@code sys.argv[1]}. */
+  private static Path python(String name, String script) throws Exception {
+    Path archive = base.resolve(name);
+    AttrTrees.check(List.of("python3", "-c", script, archive.toString()), base);
+    return archive;
+  }
+
   private static String paxHeaders(Path archive) throws Exception {
     return AttrTrees.check(List.of("python3", "-c", "import sys, tarfile\n"
         + "for m in tarfile.open(sys.argv[1]):\n"
