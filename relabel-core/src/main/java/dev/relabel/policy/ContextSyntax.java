@@ -10,12 +10,24 @@ import java.util.regex.Pattern;
  */
 public final class ContextSyntax {
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z0-9_.\\-]+");
-  // A level: a sensitivity and optional categories, each a name or a span, comma-separated: s0,
-  // s0:c0.c1023, s0:c1,c5. A range is one level or two joined by '-' (s0-s15:c0.c1023); as
-  // libsepol splits it at its first '-', no level holds one ("s0--s1" is malformed), and no list
-  // an empty name ("c1,,c2").
-  private static final String CATEGORY = "[A-Za-z0-9_]+(\\.[A-Za-z0-9_]+)?";
-  private static final Pattern LEVEL = Pattern.compile("[A-Za-z0-9_]+(:" + CATEGORY + "(," + CATEGORY + ")*)?");
+  /**
+   * A range as the kernel's and libsepol's {@code mls_context_to_sid} read it, whatever the policy:
+   * {@code LOW[-HIGH]}, each level {@code SENSITIVITY[:CATEGORIES]}, the categories a
+   * comma-separated list of {@code CAT} or {@code CAT.CAT}. They cut a sensitivity at the first
+   * {@code -} or {@code :} and a category at {@code ,}, {@code -} and the first {@code .}, and look
+   * each piece up as a name; so an empty piece ({@code s0-}, {@code s0:c0,,c1}), a second {@code -}
+   * ({@code s0--s1}, {@code s0-s0-s0}), a second {@code :} or a category range of one name
+   * ({@code c0.c0}: the first must be below the second) can be valid in no policy. What only a
+   * policy decides (which names exist, their order, whether HIGH dominates LOW) is not checked.
+   */
+  private static final Pattern RANGE;
+
+  static {
+    String sensitivity = "[A-Za-z0-9_][A-Za-z0-9_.]*";
+    String category = "[A-Za-z0-9_]+(?:\\.[A-Za-z0-9_][A-Za-z0-9_.]*)?";
+    String level = sensitivity + "(?::" + category + "(?:," + category + ")*)?";
+    RANGE = Pattern.compile(level + "(?:-" + level + ")?");
+  }
 
   private ContextSyntax() {}
 
@@ -36,14 +48,27 @@ public final class ContextSyntax {
     }
     if (parts.length == 4) {
       String range = parts[3];
-      int dash = range.indexOf('-');
-      boolean ok = dash < 0
-          ? LEVEL.matcher(range).matches()
-          : LEVEL.matcher(range.substring(0, dash)).matches() && LEVEL.matcher(range.substring(dash + 1)).matches();
+      boolean ok = RANGE.matcher(range).matches() && !hasEmptyCategoryRange(range);
       if (!ok) {
         return Optional.of("invalid context " + context + ": malformed range '" + range + "'");
       }
     }
     return Optional.empty();
+  }
+
+  /** Whether a category item names the same category on both sides of its '.' ({@code c0.c0}). */
+  private static boolean hasEmptyCategoryRange(String range) {
+    for (String level : range.split("-")) {
+      int colon = level.indexOf(':');
+      if (colon >= 0) {
+        for (String item : level.substring(colon + 1).split(",")) {
+          int dot = item.indexOf('.');
+          if (dot >= 0 && item.substring(0, dot).equals(item.substring(dot + 1))) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 }

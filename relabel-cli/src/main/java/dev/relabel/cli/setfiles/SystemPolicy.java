@@ -40,7 +40,8 @@ public final class SystemPolicy {
   /**
    * A labeller with the system's policy, as restorecon's {@code selabel_open} without a path finds
    * it ({@code /etc/selinux/TYPE/contexts/files/file_contexts}), and the system's customizable
-   * types.
+   * types; in {@link PathLabeller.Mode#SETFILES} mode the policy is validated as setfiles validates
+   * it (duplicate specs refused).
    */
   public static PathLabeller labeller(SetfilesOutput output, Charset charset, RelabelOptions options,
       PathLabeller.Mode mode, String alternateRoot, List<String> excludedDirectories, boolean trackUsedSpecs,
@@ -59,7 +60,11 @@ public final class SystemPolicy {
       PathLabeller.Mode mode, String alternateRoot, List<String> excludedDirectories, boolean trackUsedSpecs,
       Path policyRoot, Path previous, Reporting reporting) throws IOException, PolicyException {
     Path fileContexts = PolicyLoader.systemFileContexts(policyRoot);
-    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.lenient().load(fileContexts));
+    // setfiles validates its spec file and refuses duplicate specs (fixfiles' whole-system restore
+    // runs setfiles); restorecon opens the policy without SELABEL_OPT_VALIDATE and lets the later
+    // of two duplicates win.
+    PolicyLoader loader = mode == PathLabeller.Mode.SETFILES ? PolicyLoader.validating() : PolicyLoader.lenient();
+    LabelMatcher matcher = LabelMatcher.compile(loader.load(fileContexts));
     Set<String> customizable = policyRoot.equals(Path.of("/")) ? customizableTypes()
         : CustomizableTypes.forFileContexts(fileContexts);
     Relabeler relabeler = new Relabeler(matcher, customizable, options, new NativeFileTree(),

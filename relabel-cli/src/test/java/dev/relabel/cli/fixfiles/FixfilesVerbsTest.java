@@ -292,6 +292,36 @@ class FixfilesVerbsTest {
         .mapToLong(l -> Long.parseLong(l.substring(6).strip())).findFirst().orElseThrow();
   }
 
+  /**
+   * fixfiles restores a whole system with setfiles, which validates the policy: duplicate specs
+   * (here under a root holding its own policy) are refused as setfiles refuses them, and nothing
+   * is labelled; restore with a PATH is restorecon, which takes them (the later one wins).
+   */
+  @Test
+  void restoreRefusesDuplicateSpecsAsSetfilesAndRestoreconTakesThem() throws Exception {
+    Path ours = copy("ours");
+    Path policy = ours.resolve("etc/selinux/default/contexts/files/file_contexts");
+    Files.createDirectories(policy.getParent());
+    Files.writeString(ours.resolve("etc/selinux/config"), "SELINUXTYPE=default\n");
+    Files.writeString(policy, Files.readString(Oracles.DEBIAN_FILE_CONTEXTS)
+        + "/srv/www/page  system_u:object_r:etc_t:s0\n/srv/www/page  system_u:object_r:bin_t:s0\n");
+    Map<String, String> before = AttrTrees.labels(ours, scratch);
+
+    Run setfiles = AttrTrees.run(List.of(AttrTrees.SETFILES.toString(), "-n", "-r", ours.toString(),
+        policy.toString(), ours.toString()), scratch);
+    assertEquals(1, setfiles.status(), setfiles::toString);
+    assertTrue(setfiles.err().contains("Multiple different specifications for /srv/www/page "), setfiles::toString);
+
+    Run restore = relabel("restore", "--root", ours.toString());
+    assertEquals(1, restore.status(), restore::toString);
+    assertTrue(restore.err().contains("Multiple different specifications for /srv/www/page "), restore::toString);
+    assertEquals(before, AttrTrees.labels(ours, scratch), "nothing is labelled");
+
+    Run restorecon = relabel("restore", "--root", ours.toString(), ours + "/srv/www/page");
+    assertEquals(0, restorecon.status(), restorecon::toString);
+    assertEquals("system_u:object_r:bin_t:s0", AttrTrees.label(ours.resolve("srv/www/page"), scratch));
+  }
+
   @Test
   void usageErrorsExitOneAsFixfilesUsage() throws Exception {
     Path root = Files.createDirectories(scratch.resolve("root"));
