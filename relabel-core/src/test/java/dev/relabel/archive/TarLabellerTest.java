@@ -278,6 +278,38 @@ class TarLabellerTest {
   }
 
   @Test
+  void aNameLinkedAgainJoinsItsNewInode() throws Exception {
+    // GNU tar extracts "l" as a link to "a", then unlinks it and links it to "b": "a" is left alone
+    // in its inode and "l" shares "b"'s, so the conflict setfiles would see is between /b and /l.
+    LabelMatcher matcher = matcher("relink_file_contexts", "/.*\tsystem_u:object_r:etc_t:s0\n"
+        + "/a\tsystem_u:object_r:bin_t:s0\n/b\tsystem_u:object_r:lib_t:s0\n/l\tsystem_u:object_r:tmp_t:s0\n");
+    Path in = python("relink.tar", "import io, sys, tarfile\n"
+        + "t = tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT)\n"
+        + "for name in ['a', 'b']:\n"
+        + "    m = tarfile.TarInfo(name); m.size = 2; t.addfile(m, io.BytesIO(b'x\\n'))\n"
+        + "for target in ['a', 'b']:\n"
+        + "    m = tarfile.TarInfo('l'); m.type = tarfile.LNKTYPE; m.linkname = target; t.addfile(m)\n"
+        + "t.close()\n");
+    List<String> warnings = new ArrayList<>();
+    Path labelled = base.resolve("relink-labelled.tar");
+    try (var out = Files.newOutputStream(labelled)) {
+      TarLabeller.builder(matcher).listener(new RelabelListener() {
+        @Override
+        public void warned(String message) {
+          warnings.add(message);
+        }
+      }).build().label(TarSource.of(in), out);
+    }
+    assertEquals(List.of("conflicting specifications for /l and /b, using system_u:object_r:lib_t:s0."), warnings);
+    assertEquals("""
+        a [('SCHILY.xattr.security.selinux', 'system_u:object_r:bin_t:s0\\x00')]
+        b [('SCHILY.xattr.security.selinux', 'system_u:object_r:lib_t:s0\\x00')]
+        l []
+        l []
+        """, paxHeaders(labelled));
+  }
+
+  @Test
   void aMemberOfAnUnknownTypeIsLabelledAsTheRegularFileGnuTarExtracts() throws Exception {
     // GNU tar: "etc/shadow: Unknown file type 'Q', extracted as normal file".
     LabelMatcher matcher = matcher("typeflag_file_contexts",
