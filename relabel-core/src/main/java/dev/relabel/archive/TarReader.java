@@ -7,7 +7,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarUtils;
 import org.apache.commons.compress.archivers.zip.ZipEncoding;
@@ -32,7 +35,11 @@ public final class TarReader {
   private long position;
   private TarMember current;
   private long dataLeft;
+  /** The end-of-archive block once read; empty when the archive ended without one. */
   private byte[] endBlock;
+  /** Extended headers read at the end with no member after them. */
+  private byte[] unclaimed = new byte[0];
+  private String oddEnd;
   /** The last member read, to place an error in a header that could not be read. */
   private String previousName;
 
@@ -58,15 +65,23 @@ public final class TarReader {
     while (true) {
       long headerOffset = position;
       byte[] block = readBlock(null, offset, true);
-      if (block == null) {
-        throw new ArchiveException(where(null), headerOffset, "the archive ends without its end-of-archive blocks"
-            + " (truncated?)");
-      }
-      if (isZero(block)) {
+      if (block == null || isZero(block)) {
+        // GNU tar ends the archive here, silently, with or without end-of-archive blocks and
+        // ignoring extended headers no member follows; so does this, keeping those headers and
+        // saying what was odd.
+        List<String> odd = new ArrayList<>(2);
         if (before.size() + after.size() > 0 || paxBlock != null) {
-          throw new ArchiveException(where(null), headerOffset, "extended headers without a member after them");
+          unclaimed = concat(concat(before.toByteArray(), paxBlock == null ? new byte[0] : paxBlock),
+              after.toByteArray());
+          odd.add("the extended headers at offset " + offset + " have no member after them (GNU tar ignores"
+              + " them)");
         }
-        endBlock = block;
+        if (block == null) {
+          odd.add("the archive ends at offset " + headerOffset + " without its end-of-archive blocks (truncated?"
+              + " GNU tar takes the members before it)");
+        }
+        oddEnd = odd.isEmpty() ? null : String.join("; ", odd);
+        endBlock = block == null ? new byte[0] : block;
         return null;
       }
       if (!checksumMatches(block)) {
@@ -204,13 +219,29 @@ public final class TarReader {
     current = null;
   }
 
-  /** After the last member: the end-of-archive block and whatever follows it, as they are. */
+  /**
+   * After the last member: extended headers no member followed, the end-of-archive block and
+   * whatever follows it, as they are; an archive that ended without the blocks gets both.
+   */
   public void copyRest(OutputStream out) throws IOException {
     if (endBlock == null) {
       throw new IllegalStateException("not at the end of the archive");
     }
+    out.write(unclaimed);
+    if (endBlock.length == 0) {
+      out.write(new byte[2 * TarMember.BLOCK]);
+      return;
+    }
     out.write(endBlock);
     in.transferTo(out);
+  }
+
+  /**
+   * At the end: what was odd about how the archive ended (no end-of-archive blocks, extended
+   * headers without a member), which GNU tar takes silently; empty when it ended as it should.
+   */
+  public Optional<String> oddEnd() {
+    return Optional.ofNullable(oddEnd);
   }
 
   /** What to call the member whose header is being read: its long name, or the one after the last member. */

@@ -389,20 +389,58 @@ class TarLabellerTest {
     ArchiveException checksum = corrupt(labeller, flipped, "flipped.tar");
     assertTrue(checksum.getMessage().endsWith("at offset " + big + ": bad header checksum (corrupt, or not a tar"
         + " archive)"), checksum.getMessage());
-    // no end-of-archive blocks
-    int end = whole.length;
-    while (end > 0 && whole[end - 1] == 0) {
-      end--;
-    }
-    int cut = (end + 511) / 512 * 512;
-    ArchiveException noEnd = corrupt(labeller, Arrays.copyOf(whole, cut), "no-end.tar");
-    assertTrue(noEnd.getMessage().contains("the archive ends without its end-of-archive blocks"), noEnd.getMessage());
     // a malformed PAX record
     byte[] pax = Files.readAllBytes(archive("posix", "pax-corrupt.tar"));
     int record = indexOf(pax, " mtime=".getBytes(StandardCharsets.ISO_8859_1));
     pax[record - 1] = 'x';
     ArchiveException malformed = corrupt(labeller, pax, "pax-corrupt-bad.tar");
     assertTrue(malformed.getMessage().contains("malformed PAX record"), malformed.getMessage());
+  }
+
+  @Test
+  void anArchiveWithoutItsEndBlocksIsTakenAsGnuTarTakesItWithAWarning() throws Exception {
+    Path in = archive("gnu", "no-end-whole.tar");
+    byte[] whole = Files.readAllBytes(in);
+    int end = whole.length;
+    while (end > 0 && whole[end - 1] == 0) {
+      end--;
+    }
+    int cut = (end + 511) / 512 * 512;
+    Path noEnd = Files.write(base.resolve("no-end.tar"), Arrays.copyOf(whole, cut));
+    List<String> warnings = new ArrayList<>();
+    Path out = label(noEnd, "no-end-labelled.tar", 2, warnings);
+    assertEquals("the archive ends at offset " + cut + " without its end-of-archive blocks (truncated? GNU"
+        + " tar takes the members before it)", warnings.get(warnings.size() - 1));
+    // GNU tar lists the input (silently) and the output alike; the output is a whole archive
+    assertEquals(TarTools.listing(noEnd, base), TarTools.listing(out, base));
+    byte[] labelled = Files.readAllBytes(out);
+    assertArrayEquals(new byte[1024], Arrays.copyOfRange(labelled, labelled.length - 1024, labelled.length));
+    assertEquals(expectedLabels(TarTools.dump(in, base)).size(), TarTools.dump(out, base).size());
+  }
+
+  @Test
+  void extendedHeadersWithoutAMemberAreKeptAndIgnoredAsGnuTarIgnoresThem() throws Exception {
+    Path in = python("dangling.tar", "import io, sys, tarfile\n"
+        + "t = tarfile.open(sys.argv[1] + '.whole', 'w', format=tarfile.PAX_FORMAT)\n"
+        + "for name in ['etc/a', 'etc/b']:\n"
+        + "    m = tarfile.TarInfo(name); m.size = 2; m.pax_headers = {'comment': name}\n"
+        + "    t.addfile(m, io.BytesIO(b'x\\n'))\n"
+        + "t.close()\n"
+        + "d = open(sys.argv[1] + '.whole', 'rb').read()\n"
+        + "open(sys.argv[1], 'wb').write(d[:3072] + bytes(1024))\n");
+    List<String> warnings = new ArrayList<>();
+    Path out = label(in, "dangling-labelled.tar", 1, warnings);
+    assertEquals(List.of("the extended headers at offset 2048 have no member after them (GNU tar ignores them)"),
+        warnings);
+    assertEquals(TarTools.listing(in, base), TarTools.listing(out, base));
+    byte[] labelled = Files.readAllBytes(out);
+    assertTrue(indexOf(labelled, "comment=etc/b".getBytes(StandardCharsets.ISO_8859_1)) > 0, "the header is kept");
+    // Python's tarfile refuses both archives ("end of file header"); GNU tar extracts etc/a, labelled
+    Path extracted = Files.createDirectory(base.resolve("dangling-extracted"));
+    AttrTrees.check(List.of("tar", "--xattrs", "--xattrs-include=*", "-xf", out.toString(), "-C",
+        extracted.toString()), base);
+    assertEquals(reference.lookup(bytes("/etc/a"), 0100000).orElseThrow(),
+        AttrTrees.label(extracted.resolve("etc/a"), base));
   }
 
   private static ArchiveException corrupt(TarLabeller labeller, byte[] archive, String name) throws IOException {
