@@ -3,6 +3,7 @@ package dev.relabel.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.fixtures.AttrTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,6 +59,7 @@ class ArgumentBytesIT {
   @BeforeAll
   static void locate() {
     launcher = LauncherScript.launcher("ArgumentBytesIT");
+    AttrTrees.requireTools(true);
   }
 
   @BeforeEach

@@ -3,7 +3,6 @@ package dev.relabel.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.relabel.fixtures.oracle.Oracles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -16,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,11 +39,7 @@ class LauncherIT {
 
   @BeforeAll
   static void locate() {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      // Picked by hand through surefire (-Dtest=...): this test needs failsafe's properties.
-      Assumptions.abort("LauncherIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
-    launcher = Path.of(required("relabel.launcher")).toAbsolutePath().normalize();
+    launcher = LauncherScript.launcher("LauncherIT");
     version = required("relabel.version");
     assertTrue(Files.isRegularFile(Path.of(required("relabel.jar"))), "relabel.jar is not built");
     assertTrue(Files.isExecutable(launcher), launcher + " is not executable");

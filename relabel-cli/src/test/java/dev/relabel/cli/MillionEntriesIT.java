@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
-import dev.relabel.fixtures.oracle.Oracles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +12,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,12 +45,8 @@ class MillionEntriesIT {
 
   @BeforeAll
   static void generate() throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("MillionEntriesIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
+    launcher = LauncherScript.launcher("MillionEntriesIT");
     AttrTrees.requireTools(false);
-    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
-    launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
     tree = dir.resolve("tree");
     AttrTrees.check(List.of("sh", "-c", "mkdir \"$1\" && cd \"$1\" && for d in $(seq " + DIRECTORIES + "); do"
         + " mkdir d$d && (cd d$d && seq -f f%g " + FILES + " | xargs touch) || exit 1; done", "sh", tree.toString()),

@@ -30,11 +30,7 @@ class PackagingIT {
 
   @BeforeEach
   void install() throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("PackagingIT runs under maven-failsafe-plugin (mvn verify), after package");
-    }
-    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
-    Path top = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().getParent().getParent();
+    Path top = LauncherScript.launcher("PackagingIT").getParent().getParent();
     prefix = dir.resolve("usr");
     unitDir = dir.resolve("lib/systemd/system");
     generatorDir = dir.resolve("lib/systemd/system-generators");

@@ -37,12 +37,7 @@ class ProgressBarIT {
 
   @BeforeAll
   static void locate() {
-    String property = System.getProperty("relabel.launcher");
-    if (property == null && !Oracles.inCi()) {
-      Assumptions.abort("ProgressBarIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
-    assertTrue(property != null, "relabel.launcher is not set (run by failsafe)");
-    launcher = Path.of(property).toAbsolutePath().normalize();
+    launcher = LauncherScript.launcher("ProgressBarIT");
     if (!Files.isExecutable(SCRIPT)) {
       String missing = SCRIPT + " is missing (apt-get install bsdutils): no pseudo-terminal to test the bar in";
       if (Oracles.inCi()) {

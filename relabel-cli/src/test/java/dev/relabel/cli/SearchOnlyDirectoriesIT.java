@@ -3,6 +3,7 @@ package dev.relabel.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.fixtures.AttrTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -31,6 +32,7 @@ class SearchOnlyDirectoriesIT {
   @BeforeAll
   static void locate() {
     launcher = LauncherScript.launcher("SearchOnlyDirectoriesIT");
+    AttrTrees.requireTools(true);
   }
 
   @ParameterizedTest

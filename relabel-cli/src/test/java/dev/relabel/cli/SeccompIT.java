@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
-import dev.relabel.fixtures.oracle.Oracles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -15,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,11 +42,7 @@ class SeccompIT {
 
   @BeforeEach
   void build() throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("SeccompIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
-    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
-    launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath();
+    launcher = LauncherScript.launcher("SeccompIT");
     AttrTrees.requireTools(false);
     if (!Files.isExecutable(Path.of("/usr/bin/gcc"))) {
       AttrTrees.unavailable("gcc is missing (apt-get install gcc libc6-dev)");

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.relabel.fixtures.AttrTrees;
-import dev.relabel.fixtures.oracle.Oracles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,12 +46,8 @@ class SignalIT {
 
   @BeforeAll
   static void bigTree() throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("SignalIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
+    launcher = LauncherScript.launcher("SignalIT");
     AttrTrees.requireTools(false);
-    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
-    launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
     tree = Files.createDirectory(dir.resolve("tree"));
     // touch with many names per call: a few seconds for the whole tree, where one process per file would take minutes.
     AttrTrees.check(List.of("sh", "-c", "cd \"$1\" && for d in $(seq " + DIRECTORIES + "); do mkdir d$d && (cd d$d"

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.relabel.cli.LauncherScript;
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.NotifySocket;
-import dev.relabel.fixtures.oracle.Oracles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,12 +44,8 @@ class AutorelabelIT {
 
   @BeforeAll
   static void fakeRoot() throws Exception {
-    if (System.getProperty("relabel.launcher") == null && !Oracles.inCi()) {
-      Assumptions.abort("AutorelabelIT runs under maven-failsafe-plugin (mvn verify), which sets relabel.launcher");
-    }
+    launcher = LauncherScript.launcher("AutorelabelIT");
     AttrTrees.requireTools(true);
-    assertTrue(System.getProperty("relabel.launcher") != null, "relabel.launcher is not set (run by failsafe)");
-    launcher = Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
     template = base.resolve("template");
     for (String source : List.of("/etc", "/usr/sbin", "/var/log")) {
       Path target = template.resolve(source.substring(1)).getParent();

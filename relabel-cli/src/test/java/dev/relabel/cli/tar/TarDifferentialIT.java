@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.cli.LauncherScript;
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.AttrTrees.Run;
 import dev.relabel.fixtures.TarTools;
@@ -216,8 +217,6 @@ class TarDifferentialIT {
   }
 
   private static String launcher() {
-    String launcher = System.getProperty("relabel.launcher");
-    assertTrue(launcher != null && !launcher.isEmpty(), "system property relabel.launcher is not set (run by failsafe)");
-    return launcher;
+    return LauncherScript.launcher("TarDifferentialIT").toString();
   }
 }
