@@ -92,6 +92,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   private static final byte[] ERROR_LINE = answerLine(ERROR);
   private static final FileType[] TYPES = FileType.values();
   private static final byte[][] TYPE_NAMES = new byte[TYPES.length][];
+  private static final byte[] PIPE = FileTypeConverter.PIPE.getBytes(StandardCharsets.US_ASCII);
 
   static {
     for (int i = 0; i < TYPES.length; i++) {
@@ -143,8 +144,9 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
       converter = FileTypeConverter.class,
       completionCandidates = FileTypeConverter.class,
       description = {
-        "Look PATHs up as this file type: ${COMPLETION-CANDIDATES}. 'any' (the default) lets"
-            + " specs of every type apply, as matchpathcon without -m."
+        "Look PATHs up as this file type: ${COMPLETION-CANDIDATES}; 'pipe' is fifo_file, as"
+            + " matchpathcon spells it. 'any' (the default) lets specs of every type apply, as"
+            + " matchpathcon without -m."
       })
   private FileType type = FileType.ANY;
 
@@ -205,7 +207,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
       case 'm' -> {
         String name = typeGiven ? null : getopt.argument();
         typeGiven = true;
-        type = name == null ? null : FileType.fromClassName(name).orElse(null); // as FileTypeConverter
+        type = name == null ? null : FileTypeConverter.named(name).orElse(null);
         return type != null;
       }
       default -> {
@@ -336,7 +338,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
         return TYPES[i];
       }
     }
-    return null;
+    return Arrays.equals(b, start, end, PIPE, 0, PIPE.length) ? FileType.FIFO : null;
   }
 
   /**

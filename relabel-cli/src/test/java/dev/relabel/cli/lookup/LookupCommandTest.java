@@ -105,6 +105,14 @@ class LookupCommandTest {
   }
 
   @Test
+  void pipeIsAFifoAsMatchpathconSpellsIt() {
+    for (String type : List.of("pipe", "fifo_file")) {
+      assertEquals(List.of("/c\t<<nomatch>>"), lookup("-m", type, "/c").lines(), type);
+      assertEquals(List.of("/c\t<<nomatch>>"), lookupStdin(type + "\t/c\n").lines(), type);
+    }
+  }
+
+  @Test
   void unknownTypeIsAUsageError() {
     Result r = lookup("-m", "regular", "/a/x");
     assertEquals(1, r.status());
