@@ -11,8 +11,21 @@ public record FileStat(int mode, long nlink, long inode, long device, long mtime
     return mode & 0170000;
   }
 
-  /** The modification time in nanoseconds since the epoch (as {@code find -newermt} compares it). */
+  /**
+   * The modification time in nanoseconds since the epoch (as {@code find -newermt} compares it),
+   * saturated as {@code FileTime.to(NANOSECONDS)} saturates: a time before 1677 or after 2262 (a
+   * bad clock, an archive's) is {@code Long.MIN_VALUE} or {@code MAX_VALUE}, never an error.
+   */
   public long modifiedNanos() {
-    return Math.addExact(Math.multiplyExact(mtimeSeconds, 1_000_000_000L), mtimeNanos);
+    return nanos(mtimeSeconds, mtimeNanos);
+  }
+
+  /** {@code seconds} and {@code nanos} since the epoch in nanoseconds, saturated. */
+  public static long nanos(long seconds, int nanos) {
+    try {
+      return Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), nanos);
+    } catch (ArithmeticException e) {
+      return seconds < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
   }
 }

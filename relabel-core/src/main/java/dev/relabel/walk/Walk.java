@@ -7,6 +7,7 @@ import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.PathBytes;
 import dev.relabel.match.PolicyDiff;
+import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.FileType;
 import dev.relabel.policy.Spec;
@@ -111,7 +112,7 @@ final class Walk {
     this.onlyChanged = options.changedAfter().isPresent();
     java.time.Instant at = options.changedAfter().orElse(null);
     this.changedAfterNanos = at == null ? 0L
-        : Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000_000L), at.getNano());
+        : FileStat.nanos(at.getEpochSecond(), at.getNano());
   }
 
   /**

@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * file_contexts) and by the engine at {@code -T 2}; every entry's {@code security.selinux} (read
  * with getfattr) must then be identical. The tree holds: names that are not UTF-8, hold a newline,
  * a tab, a backslash or a leading blank, look like options ({@code -F -- -r}) or globs, and a
- * 255-byte name; a FIFO (opening it would hang the walk), a socket, a character and a block device;
+ * 255-byte name; a file modified in 2286 (its time in nanoseconds is past a long); a FIFO
+ * (opening it would hang the walk), a socket, a character and a block device;
  * a directory of 20,000 files; a file hard-linked under two specs; symlinks out of the tree (to
  * a directory of sentinel-labelled files beside it), to the tree's parent, to themselves, to each
  * other and to their own directory; and a chain of 255-byte directories that goes past PATH_MAX.
@@ -52,7 +53,7 @@ class HostileTreeTest {
   private static final String LONG_NAME = "d".repeat(255);
   /** Entries (relative, one char per byte) given a wrong label before the runs. */
   private static final List<String> SCRAMBLE = List.of("etc", "etc/-F", "etc/caf\u00e9", "etc/new\nline", "etc/loop",
-      "dev/null", "dev/initctl", "dev/log", "dev/loop0", "var/big/f7", "usr/bin/tool");
+      "dev/null", "dev/initctl", "dev/log", "dev/loop0", "var/big/f7", "usr/bin/tool", "etc/future");
 
   @TempDir static Path base;
   private static Path outside;
@@ -92,6 +93,7 @@ class HostileTreeTest {
     DiskLabels.bash(base, "set -e; cd " + root + "; mkdir -p etc dev run usr/bin home/deep var/big"
         + "; cd etc; touch $'caf\\xe9' $'\\xff\\xfe' $'new\\nline' $'tab\\there' 'back\\slash' ' lead' '*' -- -F -- -r "
         + "n".repeat(255)
+        + "; touch -d '2286-11-20 17:46:39' future" // past 2262: its mtime in nanoseconds overflows a long
         + "; ln -s " + outside + " out; ln -s ../.. up; ln -s loop loop; ln -s b a; ln -s a b; ln -s . cycle"
         + "; cd ../dev; mknod null c 1 3; mknod loop0 b 7 0; mkfifo initctl"
         + "; cd ../usr/bin; touch tool; ln tool ../../etc/tool-link"
