@@ -3,6 +3,7 @@ package dev.relabel.walk;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.CountedCompleter;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -17,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * share of a tree (/usr/share/man/man1: 17,876 of a 143k-entry /usr + /etc; a maildir, a container
  * layer), and walked by one worker it becomes the walk's tail when it comes late, the others having
  * nothing left (a tree of one 60,000-entry directory: the -T 2 walk 0.43 s whole, 0.28 s in
- * ranges). What a walk does with entries,
+ * ranges). On one worker (-T 1) the walk keeps fts's order instead ({@link #inOrder}), so that
+ * its -v lines come as the reference tools print them. What a walk does with entries,
  * and how it reports what fails, is its subclass's: {@link DirectoryTask} (relabel),
  * {@link ChconTask} (chcon -R).
  */
@@ -30,9 +32,19 @@ abstract class TreeTask extends CountedCompleter<Void> {
    */
   static final int ENTRIES_PER_TASK = 256;
 
+  /**
+   * How deep a one-worker walk keeps fts's order: it holds a descriptor per level, and a hostile
+   * tree far deeper (directories are opened relative to their parent, so depth is not bounded by
+   * PATH_MAX) would otherwise run the process out of them.
+   */
+  static final int ORDERED_DEPTH = 128;
+
   /** The parent to open this directory from, or null when {@link #opened} is given. */
   private final transient SharedDirectory parent;
   private transient FileTree.Directory opened;
+  private final boolean tooDeepForOrder;
+  /** On one worker: the subdirectory task the entry being visited asked to fork. */
+  private transient TreeTask deferredChild;
   /** The name to open it by. */
   protected final byte[] name;
   protected final byte[] path;
@@ -44,6 +56,7 @@ abstract class TreeTask extends CountedCompleter<Void> {
     this.opened = opened;
     this.name = name;
     this.path = path;
+    this.tooDeepForOrder = deeperThanOrdered(path);
   }
 
   @Override
@@ -84,6 +97,10 @@ abstract class TreeTask extends CountedCompleter<Void> {
         return;
       }
       int size = entries.size();
+      if (inOrder()) {
+        visitInOrder(directory, self, entries, 0, new AtomicInteger(1));
+        return;
+      }
       if (size <= ENTRIES_PER_TASK) {
         if (visitRange(directory, self, entries, 0, size)) {
           listed(directory);
@@ -104,6 +121,63 @@ abstract class TreeTask extends CountedCompleter<Void> {
     } finally {
       self.release();
     }
+  }
+
+  /**
+   * Whether this walk runs on one worker, where it visits entries in fts's order: each directory's
+   * entries as listed, a subdirectory's whole subtree before the next entry, a directory reported
+   * listed after its subtree (so -v lines come as setfiles', restorecon's and chcon's do). Nothing
+   * is split into ranges then; one worker takes its own tasks last in, first out, which is what
+   * makes forking the rest of a directory before a subdirectory a depth-first walk.
+   */
+  private boolean inOrder() {
+    ForkJoinPool pool = getPool();
+    return pool != null && pool.getParallelism() == 1 && !tooDeepForOrder;
+  }
+
+  /**
+   * Whether this directory lies deeper than {@link #ORDERED_DEPTH} components: in order, each
+   * directory on the way down stays open until its subtree is done, so below that the walk goes
+   * back to opening a directory's children and closing it (a few descriptors at any depth).
+   */
+  private static boolean deeperThanOrdered(byte[] path) {
+    int slashes = 0;
+    for (byte b : path) {
+      if (b == '/' && ++slashes > ORDERED_DEPTH) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Visits entries from {@code from} on, in order, until one forks a subdirectory: then the rest
+   * of the directory is forked first and the subdirectory after it, so that the subdirectory's
+   * subtree is walked before the rest ({@link #inOrder}). The last part reports the directory
+   * listed.
+   */
+  private void visitInOrder(FileTree.Directory directory, SharedDirectory self, List<FileTree.Entry> entries,
+      int from, AtomicInteger unfinished) {
+    for (int i = from; i < entries.size(); i++) {
+      if (cancelled()) {
+        break;
+      }
+      visitEntry(directory, self, entries.get(i));
+      TreeTask child = deferredChild;
+      if (child != null) {
+        deferredChild = null;
+        // The rest, even when empty: it reports the directory listed after the subtree.
+        unfinished.incrementAndGet();
+        self.retain();
+        addToPendingCount(1);
+        new EntryRange(this, directory, self, entries, i + 1, entries.size(), unfinished).fork();
+        self.retain();
+        addToPendingCount(1);
+        child.fork();
+        break;
+      }
+    }
+    rangeDone(directory, unfinished);
   }
 
   /** Visits entries {@code [from, to)}; false when the walk was stopped meanwhile. */
@@ -156,8 +230,12 @@ abstract class TreeTask extends CountedCompleter<Void> {
     @Override
     public void compute() {
       try {
-        owner.visitRange(directory, self, entries, from, to);
-        owner.rangeDone(directory, unfinished);
+        if (owner.inOrder()) {
+          owner.visitInOrder(directory, self, entries, from, unfinished);
+        } else {
+          owner.visitRange(directory, self, entries, from, to);
+          owner.rangeDone(directory, unfinished);
+        }
       } finally {
         self.release();
         tryComplete();
@@ -165,8 +243,15 @@ abstract class TreeTask extends CountedCompleter<Void> {
     }
   }
 
-  /** Forks {@code child}, the task of a subdirectory of this one, which opens it from {@code self}. */
+  /**
+   * Forks {@code child}, the task of a subdirectory of this one, which opens it from {@code self};
+   * on one worker, once the entry's visit is over ({@link #visitInOrder}).
+   */
   protected final void forkChild(SharedDirectory self, TreeTask child) {
+    if (inOrder()) {
+      deferredChild = child;
+      return;
+    }
     self.retain();
     addToPendingCount(1);
     child.fork();

@@ -57,8 +57,9 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nOutput and exit status:%n",
     footer = {
       "-v: 'changing security context of FILE' on standard output for every entry handled, with"
-          + " FILE quoted as chcon quotes it; with -T above 1 the lines come from several threads, so"
-          + " their order varies. Errors on standard error, chcon's words after 'relabel: ', e.g."
+          + " FILE quoted as chcon quotes it, at -T 1 in chcon's order (a directory after what lies"
+          + " beneath it); with -T above 1 the lines come from several threads, so their order"
+          + " varies. Errors on standard error, chcon's words after 'relabel: ', e.g."
           + " 'failed to change context of NAME to CONTEXT: REASON', 'can't apply partial context to"
           + " unlabeled file NAME', 'cannot access FILE: REASON'. Exit status 0 when every entry was"
           + " handled, 1 on any failure (the walk goes on) and for usage errors.",

@@ -1,0 +1,57 @@
+package dev.relabel.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.relabel.fixtures.AttrTrees;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A chain of 3,000 directories, far past PATH_MAX, walked on one worker (-T 1, which keeps fts's
+ * order and so holds a descriptor per level down to a depth) by a process allowed 300
+ * descriptors (prlimit, soft and hard, so the JVM cannot raise it): setfiles and chcon -R label
+ * the leaf at the bottom and exit 0, no "Too many open files" on the way. A process is needed for
+ * the limit.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class DeepTreeIT {
+  private static final int DEPTH = 3_000;
+  private static Path launcher;
+
+  @TempDir
+  Path dir;
+
+  @BeforeAll
+  static void locate() {
+    launcher = LauncherScript.launcher("DeepTreeIT");
+    AttrTrees.requireTools(false);
+    if (!Files.isExecutable(Path.of("/usr/bin/prlimit"))) {
+      AttrTrees.unavailable("prlimit is missing (apt-get install util-linux)");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"setfiles -T 1 \"$FC\" \"$T\"", "chcon -R -T 1 system_u:object_r:new_t:s0 \"$T\""})
+  void aChainDeeperThanTheDescriptorLimitIsLabelledToItsLeaf(String command) throws Exception {
+    Files.writeString(dir.resolve("file_contexts"), dir.resolve("t") + "(/.*)?\tsystem_u:object_r:new_t:s0\n");
+    // bash's cd grows slow past PATH_MAX (it keeps $PWD): the chain is made and read by Python.
+    String chain = "import os, sys\nos.chdir(sys.argv[1])\n";
+    String script = "set -u\nmkdir \"$T\" && python3 -c \"$MAKE\" \"$T\"\n"
+        + "prlimit --nofile=300:300 " + launcher + " " + command + " 2>&1 | cut -c1-200\n"
+        + "echo \"status ${PIPESTATUS[0]}\"\npython3 -c \"$READ\" \"$T\"\n"
+        + "rm -rf \"$T\"\n"; // JUnit's clean-up cannot delete past PATH_MAX
+    String make = chain + "for i in range(" + DEPTH + "):\n    os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\n";
+    String read = chain + "n = 0\nwhile os.path.isdir('d'):\n    os.chdir('d'); n += 1\n"
+        + "print('depth', n, os.getxattr('leaf', 'security.selinux').rstrip(b'\\0').decode())\n";
+    String text = LauncherScript.run(dir, script, Map.of("T", dir.resolve("t").toString(),
+        "FC", dir.resolve("file_contexts").toString(), "MAKE", make, "READ", read));
+    assertEquals("status 0\ndepth " + DEPTH + " system_u:object_r:new_t:s0\n", text);
+  }
+}
