@@ -132,7 +132,7 @@ abstract class PcreGroups extends PcreRepeats {
   void groupOpen() throws PcreSyntaxException {
     int n = in.pattern.length();
     if (in.pos + 1 < n && in.pattern.charAt(in.pos + 1) == '*') {
-      throw in.unsupported("(*VERB), (*OPTION) and (*alpha_assertion:...) items");
+      throw PcreVerbs.refusal(in);
     }
     if (in.pos + 1 >= n || in.pattern.charAt(in.pos + 1) != '?') {
       capturingGroup();
