@@ -171,7 +171,7 @@ abstract class PcreGroups extends PcreRepeats {
           in.pos += 4;
           namedReference(')');
         } else if (next == '>') {
-          throw in.unsupported("subroutine calls");
+          throw PcreCalls.named(in, in.pos + 4);
         } else {
           throw in.error("unrecognized character after (?P");
         }
@@ -179,11 +179,12 @@ abstract class PcreGroups extends PcreRepeats {
       case '*' -> throw in.unsupported("non-atomic assertions");
       case '|' -> throw in.unsupported("branch reset groups");
       case '(' -> throw in.unsupported("conditional groups");
-      case 'C' -> throw in.unsupported("callouts");
-      case 'R', '&' -> throw in.unsupported("recursion and subroutine calls");
+      case 'C' -> throw PcreCalls.callout(in);
+      case 'R' -> throw PcreCalls.recursion(in);
+      case '&' -> throw PcreCalls.named(in, in.pos + 3);
       default -> {
         if (PcreLexer.isDigit(k) || ((k == '-' || k == '+') && PcreLexer.isDigit(next))) {
-          throw in.unsupported("recursion and subroutine calls");
+          throw PcreCalls.numbered(in);
         }
         optionSetting();
       }

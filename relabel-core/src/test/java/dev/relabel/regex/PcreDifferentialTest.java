@@ -281,6 +281,9 @@ class PcreDifferentialTest {
       "(*ACCEPT:x)", "(*COMMIT:x)", "(*F:x)", "(*MARK:a)", "(*:a)", "(*THEN)", "(*SKIP:)", "(*PRUNE:y)", "(*sr:a)",
       "(*positive_lookahead:a)", "(*non_atomic_positive_lookbehind:a)", "(*UTF)(*UCP)a", "(*LIMIT_MATCH=10)a",
       "(*LIMIT_MATCH=4294967289)a", "(*LIMIT_DEPTH=00000000001)a", "(*UTF8)a", "(*NUL)a", "(*ACCEPT)?",
+      "(?C255)a", "(?C0000255)a", "(?C\"x\"\"y\")a", "(?C{x})a", "(?C`x`)a", "(?C'x')a", "(?C^x^)a", "(?C%x%)a",
+      "(?C#x#)a", "(?C$x$)a", "(?&n)(?<n>a)", "(?&_n)(?<_n>a)", "(?&" + "a".repeat(32) + ")(?<" + "a".repeat(32) + ">b)",
+      "(?0)",
       "(?*a)", "(?<*a)", "\\p{Latin}", "\\p{Greek}", "\\p{Common}", "[\\p{Latin}]", "\\p{sc:Latin}",
       "(?<=(a)\\1)", "(?<=(?<n>a)\\k<n>)", "(?<=(a))(?<!\\g{-1})",
       "\\g{10}(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)",
@@ -373,25 +376,30 @@ class PcreDifferentialTest {
   }
 
   /**
-   * Items opening with {@code (*} that PCRE2 10.42 rejects: relabel must reject them with PCRE2's
-   * own words, not call them unsupported (a start-of-pattern option is one only at the start).
+   * Items opening with {@code (*}, callouts, recursions and calls that PCRE2 10.42 rejects from the
+   * item alone: relabel must reject them with PCRE2's own words, not call them unsupported (a
+   * start-of-pattern option is one only at the start).
    * (The first construct relabel cannot run ends the reading: in {@code (*UTF)(*FOO)a} that is
    * the valid {@code (*UTF)}, so the pattern is called unsupported.)
    */
-  private static final List<String> MALFORMED_VERBS = List.of("(*FOO)", "(*MARK)", "a(*UTF)", "(*Pla:a)", "a(*CR)",
+  private static final List<String> MALFORMED_ITEMS = List.of("(*FOO)", "(*MARK)", "a(*UTF)", "(*Pla:a)", "a(*CR)",
       "(*", "(*)", "(*:)", "(*ACCEPT", "(*1)", "(*A1)", "(*pla)", "(*atomic)", "(*a_b)", "(*_x)", "(* )", "(*X",
       "(*:a", "(*MARK:a", "(*MARK:)", "(*plA:a)", "(*utf)a", "(*LIMIT_MATCH=)a", "(*LIMIT_MATCH=4294967290)a",
       "(*LIMIT_MATCH=1x)a", "(*UTF9)a", "(*FOO)(*UTF)a", "(*ACCEPT )", "a|(*UTF)",
-      "(?:(*UTF))a");
+      "(?:(*UTF))a",
+      // callouts, recursion and calls, as malformed as the item alone shows
+      "(?C300)a", "(?C256", "(?Cx)a", "(?C|x|)a", "(?C1x)a", "(?C\"x\"x)a", "(?C{x)a", "(?C{x}})a", "(?C\"x", "(?C1",
+      "(?C", "(?Rx)", "(?R", "(?R1)", "(?&)", "(?& n)", "(?&1)", "(?&1a", "(?&n-)", "(?&n", "(?P>)", "(?P>1a)", "(?P>n",
+      "(?&" + "a".repeat(33) + ")", "(?+0)", "(?-00)");
 
   @Test
-  void malformedVerbsAreRejectedInPcre2sWords() {
+  void malformedVerbsAndCallsAreRejectedInPcre2sWords() {
     List<String> problems = new ArrayList<>();
-    for (String pattern : MALFORMED_VERBS) {
+    for (String pattern : MALFORMED_ITEMS) {
       Pcre2.Compiled reference = Pcre2.compile(pattern);
       if (reference.ok()) {
         reference.handle().close();
-        problems.add(show(pattern) + ": PCRE2 compiles it, so it does not belong in MALFORMED_VERBS");
+        problems.add(show(pattern) + ": PCRE2 compiles it, so it does not belong in MALFORMED_ITEMS");
         continue;
       }
       try {
