@@ -8,6 +8,11 @@
 # `relabel lookup`): their contexts/files directories, from public repositories, are not kept here.
 #
 #   benchmarks/policy-oracle.sh FILE_CONTEXTS [SEED [PATHS_FILE]]
+#   benchmarks/policy-oracle.sh --setfiles FILE_CONTEXTS DIR...
+#
+# With --setfiles: `setfiles -n -v` and `relabel setfiles -n -v -T 1` over the DIRs (nothing is
+# written), their lines compared in order; a hard-linked inode may be named by another of its
+# names (setfiles: the first its walk meets; relabel: the smallest), and such a line shows here.
 #
 # FILE_CONTEXTS.homedirs is read for expressions too when it exists. Needs python3, matchpathcon
 # (selinux-utils) and a built bin/relabel. Environment: RELABEL (default: bin/relabel beside this).
@@ -15,6 +20,26 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 relabel=${RELABEL:-$(dirname "$here")/bin/relabel}
+if [[ ${1:-} == --setfiles ]]; then
+  if [[ $# -lt 3 ]]; then
+    echo "usage: $0 --setfiles FILE_CONTEXTS DIR..." >&2
+    exit 2
+  fi
+  fc=$2
+  shift 2
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  setfiles -n -v "$fc" "$@" > "$work/theirs" 2>&1 || true
+  "$relabel" setfiles -n -v -T 1 "$fc" "$@" 2>&1 | sed 's/^relabel: /setfiles: /' > "$work/ours" || true
+  echo "setfiles: $(wc -l < "$work/theirs") lines, relabel setfiles: $(wc -l < "$work/ours")"
+  if diff "$work/theirs" "$work/ours" > "$work/differences"; then
+    echo "no differences"
+    exit 0
+  fi
+  echo "$(grep -c '^[<>]' "$work/differences") lines differ (< setfiles, > relabel):"
+  head -40 "$work/differences"
+  exit 1
+fi
 if [[ $# -lt 1 || $# -gt 3 ]]; then
   echo "usage: $0 FILE_CONTEXTS [SEED [PATHS_FILE]]" >&2
   exit 2
