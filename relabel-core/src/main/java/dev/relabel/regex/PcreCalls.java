@@ -76,25 +76,15 @@ final class PcreCalls {
     return relative && zero ? in.error("a relative value of zero is not allowed") : in.unsupported(CALLS);
   }
 
-  /** The refusal of a call by name whose name starts at {@code nameStart}: {@code (?&name)}, {@code (?P>name)}. */
-  static PcreSyntaxException named(PcreLexer in, int nameStart) {
-    String p = in.pattern;
-    int at = nameStart;
-    while (at < p.length() && (PcreLexer.isAlnum(p.charAt(at)) || p.charAt(at) == '_')) {
-      at++;
-    }
-    if (at == nameStart) {
-      return in.error("subpattern name expected");
-    }
-    if (PcreLexer.isDigit(p.charAt(nameStart))) {
-      return in.error("subpattern name must start with a non-digit");
-    }
-    if (at - nameStart > 32) {
-      return in.error("subpattern name is too long (maximum 32 code units)");
-    }
-    if (at >= p.length() || p.charAt(at) != ')') {
-      return in.error("syntax error in subpattern name (missing terminator?)");
-    }
+  /**
+   * The refusal of a call by name whose name starts at {@code nameStart}: {@code (?&name)},
+   * {@code (?P>name)}; a malformed name is the error a group's name gets ({@link PcreLexer#groupName}).
+   */
+  static PcreSyntaxException named(PcreLexer in, int nameStart) throws PcreSyntaxException {
+    int item = in.pos;
+    in.pos = nameStart;
+    in.groupName(')');
+    in.pos = item;
     return in.unsupported(CALLS);
   }
 }

@@ -37,7 +37,7 @@ final class PcreVerbs {
       return in.unsupported(UNSUPPORTED);
     }
     int end = start;
-    while (end < p.length() && isWordChar(p.charAt(end))) {
+    while (end < p.length() && PcreLexer.isWordByte(p.charAt(end))) {
       end++;
     }
     String name = p.substring(start, end);
@@ -100,9 +100,5 @@ final class PcreVerbs {
       value = value * 10 + (c - '0');
     }
     return true;
-  }
-
-  private static boolean isWordChar(char c) {
-    return PcreLexer.isAlnum(c) || c == '_';
   }
 }
