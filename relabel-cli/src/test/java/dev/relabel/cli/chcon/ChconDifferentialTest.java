@@ -176,12 +176,7 @@ class ChconDifferentialTest {
     Run relabel = relabel(args, threads, ours);
     assertSameRun(chcon, theirs, relabel, ours);
     if (threads == 1) {
-      // One worker walks as chcon's fts does: the same -v lines in the same order (fts lists a
-      // directory as readdir does; the two copies, made alike, list alike, as find shows).
-      Run theirsListed = AttrTrees.run(List.of("find", theirs.toString()), base);
-      Run oursListed = AttrTrees.run(List.of("find", ours.toString()), base);
-      assertEquals(lines(theirsListed.out(), theirs), lines(oursListed.out(), ours), "the copies must list alike");
-      assertEquals(lines(chcon.out(), theirs), lines(relabel.out(), ours), "-v lines in chcon's order");
+      Trees.assertSameOrder(chcon, theirs, relabel, ours, null);
     }
     assertEquals(1, chcon.status(), "the failing entries should make chcon fail: " + chcon);
     assertTrue(chcon.out().split("\n").length > 1_500, "every entry should have been announced");
@@ -354,13 +349,6 @@ class ChconDifferentialTest {
 
   /** The lines (one char per byte), sorted, the root's path read as ROOT and chcon's name and "relabel: " as "PROG: ". */
   static List<String> normalize(String text, Path root) {
-    List<String> lines = lines(text, root);
-    java.util.Collections.sort(lines);
-    return lines;
-  }
-
-  /** The lines (one char per byte) in order, the root's path read as ROOT and chcon's name and "relabel: " as "PROG: ". */
-  private static List<String> lines(String text, Path root) {
     String rootText = new String(root.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     List<String> lines = new ArrayList<>();
     for (String line : text.split("\n")) {
@@ -375,6 +363,7 @@ class ChconDifferentialTest {
       }
       lines.add(l);
     }
+    java.util.Collections.sort(lines);
     return lines;
   }
 }

@@ -103,7 +103,7 @@ public class SetfilesCliDifferentialTest {
     Run oursDry = relabel(ours, threads, force, "-n", "-v");
     assertSameRun(setfilesDry, reference, oursDry, ours);
     if (threads == 1) {
-      assertSameOrder(setfilesDry, reference, oursDry, ours);
+      Trees.assertSameOrder(setfilesDry, reference, oursDry, ours, "/usr/sbin/relabel-linked");
     }
     assertTrue(setfilesDry.outLines().size() > 1_000, "the scramble should have needed many changes");
     assertTrue(setfilesDry.out().contains("\u00e9-\u00ff.conf from "), "the raw name should be relabelled");
@@ -177,29 +177,6 @@ public class SetfilesCliDifferentialTest {
 
   private static List<String> first(TreeSet<String> lines) {
     return lines.stream().limit(10).toList();
-  }
-
-  /**
-   * At -T 1 one worker walks as the reference's fts does: the same lines in the same order (fts
-   * lists a directory as readdir does, and the two copies, made alike, list alike, as find shows),
-   * but for the hard-linked inode's, which relabel labels after the walk.
-   */
-  static void assertSameOrder(Run reference, Path referenceRoot, Run ours, Path ourRoot) throws Exception {
-    assertEquals(inOrder(listing(referenceRoot), referenceRoot), inOrder(listing(ourRoot), ourRoot),
-        "the copies must list alike");
-    assertEquals(inOrder(reference.out(), referenceRoot), inOrder(ours.out(), ourRoot), "-v lines in fts's order");
-  }
-
-  /** find's listing of {@code root}, in readdir order (run beside it: its output files stay out). */
-  private static String listing(Path root) throws Exception {
-    return AttrTrees.check(List.of("find", root.toString()), root.getParent());
-  }
-
-  /** The lines in order, the root read as ROOT, without the hard-linked inode's. */
-  private static List<String> inOrder(String text, Path root) {
-    String rootText = new String(root.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
-    return text.lines().filter(line -> !line.contains("/usr/sbin/relabel-linked"))
-        .map(line -> line.replace(rootText, "ROOT")).toList();
   }
 
   public static TreeSet<String> normalize(TreeSet<String> lines, Path root) {
