@@ -81,7 +81,7 @@ public enum Codec {
     String[][] suffixes = {{".lz", "lzip"}, {".tlz", "lzip"}, {".lzma", "lzma"}, {".lz4", "lz4"}, {".lzo", "lzop"},
         {".taz", "compress"}, {".br", "brotli"}};
     for (String[] suffix : suffixes) {
-      if (name.endsWith(suffix[0].toLowerCase(Locale.ROOT))) {
+      if (name.endsWith(suffix[0])) {
         return Optional.of(suffix[1]);
       }
     }
