@@ -180,7 +180,9 @@ public final class DirectoryArchiver {
     entry.setGroupId((Integer) attributes.get("gid"));
     entry.setUserName(owner(attributes.get("owner")));
     entry.setGroupName(owner(attributes.get("group")));
-    entry.setModTime(((FileTime) attributes.get("lastModifiedTime")).toMillis());
+    // Commons Compress writes a sub-second mtime as a PAX record to 100 ns (GNU tar's posix format
+    // keeps nanoseconds, its default gnu format whole seconds); toMillis() would drop the rest.
+    entry.setLastModifiedTime((FileTime) attributes.get("lastModifiedTime"));
     tar.putArchiveEntry(entry);
     if (entry.isFile() && entry.getSize() > 0) {
       try (InputStream data = Files.newInputStream(path, NOFOLLOW)) {

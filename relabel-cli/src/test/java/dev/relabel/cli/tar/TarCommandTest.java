@@ -12,6 +12,8 @@ import dev.relabel.fixtures.TarTools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
@@ -197,6 +199,21 @@ class TarCommandTest {
     assertEquals(TarTools.listing(archive, dir), TarTools.listing(out, dir));
     Cli.Result check = tar(new byte[0], "--check", "-C", tree.toString());
     assertEquals(ExitStatus.TAR_DIFFERS, check.status(), check::toString);
+  }
+
+  @Test
+  void aDirectorysTimesSurviveExtractionTo100Nanoseconds() throws Exception {
+    // GNU tar --format=posix keeps nanoseconds; Commons Compress writes a PAX mtime to 100 ns.
+    Instant modified = Instant.ofEpochSecond(1_704_164_645L, 123_456_789);
+    Files.setLastModifiedTime(tree.resolve("etc/a.conf"), FileTime.from(modified));
+    Files.setLastModifiedTime(tree.resolve("etc/b.conf"), FileTime.from(Instant.ofEpochSecond(1_704_164_645L)));
+    Path out = dir.resolve("dir.tar");
+    assertEquals(0, tar(new byte[0], "-C", tree.toString(), out.toString()).status());
+    Path extracted = Files.createDirectory(dir.resolve("extracted"));
+    AttrTrees.check(List.of("tar", "-xf", out.toString(), "-C", extracted.toString()), dir);
+    assertEquals(modified.minusNanos(89), Files.getLastModifiedTime(extracted.resolve("etc/a.conf")).toInstant());
+    assertEquals(Instant.ofEpochSecond(1_704_164_645L),
+        Files.getLastModifiedTime(extracted.resolve("etc/b.conf")).toInstant());
   }
 
   @Test
