@@ -3,6 +3,7 @@ package dev.relabel.archive;
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.FileType;
+import dev.relabel.report.RelabelListener;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Consumer;
 
 /**
  * The hard links of an archive: each inode (the member that holds the data) with every name that
@@ -125,7 +125,7 @@ final class HardLinks {
    * The group {@code member} belongs to (by its name and offset), decided on first use with the
    * member's type; null when it is not hard-linked.
    */
-  Group groupOf(TarMember member, LabelMatcher matcher, Consumer<String> warnings) {
+  Group groupOf(TarMember member, LabelMatcher matcher, RelabelListener listener) {
     if (byName.isEmpty()) {
       return null;
     }
@@ -137,7 +137,7 @@ final class HardLinks {
       if (member.offset() >= binding.from && member.offset() < binding.until) {
         Group group = binding.group;
         if (!group.decided) {
-          decide(group, member.isHardLink() ? FileType.REGULAR_FILE : member.type(), matcher, warnings);
+          decide(group, member.isHardLink() ? FileType.REGULAR_FILE : member.type(), matcher, listener);
         }
         return group;
       }
@@ -145,7 +145,7 @@ final class HardLinks {
     return null;
   }
 
-  private static void decide(Group group, FileType type, LabelMatcher matcher, Consumer<String> warnings) {
+  private static void decide(Group group, FileType type, LabelMatcher matcher, RelabelListener listener) {
     group.decided = true;
     byte[] smallest = null;
     List<byte[]> names = new ArrayList<>(group.names);
@@ -162,17 +162,12 @@ final class HardLinks {
     }
     for (int i = 0; i < names.size(); i++) {
       if (names.get(i) != smallest && contexts.get(i) != null && !contexts.get(i).equals(group.context)) {
-        warnings.accept("conflicting specifications for " + text(names.get(i)) + " and " + text(smallest)
-            + ", using " + group.context + ".");
+        listener.conflicted(names.get(i), smallest, group.context);
       }
     }
   }
 
   private static String latin1(byte[] path) {
     return new String(path, StandardCharsets.ISO_8859_1);
-  }
-
-  private static String text(byte[] path) {
-    return new String(path, StandardCharsets.UTF_8);
   }
 }

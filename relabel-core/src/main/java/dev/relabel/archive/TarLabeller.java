@@ -116,7 +116,7 @@ public final class TarLabeller {
 
     void read(TarReader reader) throws IOException {
       for (TarMember member = reader.next(); member != null; member = reader.next()) {
-        HardLinks.Group group = member.labelled() ? links.groupOf(member, matcher, listener::warned) : null;
+        HardLinks.Group group = member.labelled() ? links.groupOf(member, matcher, listener) : null;
         Future<Label> label = !member.labelled() || group != null ? null : lookup(member);
         if (member.paddedDataSize() > HELD_DATA) {
           flush(0);

@@ -45,8 +45,12 @@ public interface RelabelListener {
    * words it, the paths decoded as UTF-8.
    */
   default void conflicted(byte[] other, byte[] decider, String context) {
-    warned("conflicting specifications for " + utf8(other) + " and " + utf8(decider) + ", using "
-        + context + ".");
+    warned(conflict(other, decider, context));
+  }
+
+  /** What {@link #conflicted} says by default, in setfiles' words. */
+  static String conflict(byte[] other, byte[] decider, String context) {
+    return "conflicting specifications for " + utf8(other) + " and " + utf8(decider) + ", using " + context + ".";
   }
 
   /** A notice that is not a failure (a digest that could not be stored, ...). */

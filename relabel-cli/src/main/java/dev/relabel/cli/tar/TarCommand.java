@@ -164,8 +164,11 @@ public final class TarCommand implements Callable<Integer> {
     return TarLabeller.builder(matcher).threads(threads.count(0)).listener(reporting.listener(output)).build();
   }
 
-  /** Prints hard-link conflicts as setfiles does. */
-  private static RelabelListener warnings(Io io, RelabelListener next) {
+  /**
+   * Prints hard-link conflicts as setfiles does, and what was odd about the archive (its end)
+   * after its name, as errors about it are.
+   */
+  private RelabelListener warnings(Io io, String in, RelabelListener next) {
     return new RelabelListener() {
       @Override
       public void changed(RelabelReport.Change change) {
@@ -173,7 +176,16 @@ public final class TarCommand implements Callable<Integer> {
       }
 
       @Override
+      public void conflicted(byte[] other, byte[] decider, String context) {
+        print(RelabelListener.conflict(other, decider, context));
+      }
+
+      @Override
       public void warned(String message) {
+        print(shown(in) + ": " + message);
+      }
+
+      private void print(String message) {
         try {
           io.err().write(("relabel: " + message + "\n").getBytes(io.charset()));
         } catch (IOException e) {
@@ -186,7 +198,7 @@ public final class TarCommand implements Callable<Integer> {
   private int check(Reporting reporting, String in) throws IOException, PolicyException {
     Io io = reporting.io();
     ChangeSummary summary = new ChangeSummary();
-    TarLabeller labeller = labeller(reporting, warnings(io, summary));
+    TarLabeller labeller = labeller(reporting, warnings(io, in, summary));
     RelabelReport report;
     if (directory != null) {
       report = DirectoryArchiver.archive(directory, labeller, null);
@@ -210,7 +222,7 @@ public final class TarCommand implements Callable<Integer> {
 
   private int label(Reporting reporting, String in, String out, Codec chosen) throws IOException, PolicyException {
     Io io = reporting.io();
-    TarLabeller labeller = labeller(reporting, warnings(io, new RelabelListener() {}));
+    TarLabeller labeller = labeller(reporting, warnings(io, in, new RelabelListener() {}));
     try (Input input = directory == null ? Input.open(io, in) : null) {
       Codec codec = chosen != null ? chosen : !out.equals("-") ? Codec.forFileName(Path.of(out).getFileName().toString())
           : input != null ? input.codec() : Codec.NONE;

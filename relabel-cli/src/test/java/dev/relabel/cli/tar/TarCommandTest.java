@@ -155,6 +155,24 @@ class TarCommandTest {
   }
 
   @Test
+  void anArchiveWithoutItsEndBlocksIsTakenWithAWarningNamingIt() throws Exception {
+    byte[] whole = Files.readAllBytes(archive);
+    int end = whole.length;
+    while (end >= 512 && Arrays.equals(Arrays.copyOfRange(whole, end - 512, end), new byte[512])) {
+      end -= 512;
+    }
+    Path unended = Files.write(dir.resolve("unended.tar"), Arrays.copyOf(whole, end));
+    String warning = ": the archive ends at offset " + end + " without its end-of-archive blocks (truncated? GNU tar"
+        + " takes the members before it)\n";
+    Cli.Result file = tar(new byte[0], unended.toString(), dir.resolve("out.tar").toString());
+    assertEquals(0, file.status(), file::toString);
+    assertEquals("relabel: " + unended + warning, file.err());
+    Cli.Result stdin = tar(Arrays.copyOf(whole, end), "--check");
+    assertEquals(ExitStatus.TAR_DIFFERS, stdin.status(), stdin::toString);
+    assertTrue(stdin.err().startsWith("relabel: standard input" + warning), stdin::toString);
+  }
+
+  @Test
   void checkSummarisesAndExitsOneWhenALabelDiffers() throws Exception {
     Cli.Result unlabelled = tar(new byte[0], "--check", archive.toString());
     assertEquals(ExitStatus.TAR_DIFFERS, unlabelled.status(), unlabelled::toString);
