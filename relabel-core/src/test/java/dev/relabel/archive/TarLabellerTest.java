@@ -326,6 +326,51 @@ class TarLabellerTest {
         paxHeaders(labelled));
   }
 
+  @Test
+  void everyTypeFlagIsLabelledAsTheFileGnuTarExtractsFromIt() throws Exception {
+    // One member of each type flag, '!' to '~' and NUL, a hard link or symlink to etc/tgt where
+    // the flag makes one; not the flags that describe the next member or the volume (g x X K L V
+    // M, each tested on its own). The policy gives each file type its own context.
+    String types = "/.*\tsystem_u:object_r:etc_t:s0\n/etc/tgt\t--\tsystem_u:object_r:shadow_t:s0\n";
+    for (String type : List.of("-- shadow_t", "-d bin_t", "-l lib_t", "-c device_t", "-b fixed_disk_device_t",
+        "-p var_run_t")) {
+      String[] parts = type.split(" ");
+      types += "/etc/f-.*\t" + parts[0] + "\tsystem_u:object_r:" + parts[1] + ":s0\n";
+    }
+    Path policy = Files.writeString(base.resolve("typeflags_file_contexts"), types);
+    Path in = python("typeflags.tar", "import sys\n"
+        + "def header(name, flag):\n"
+        + "    h = bytearray(512); h[0:len(name)] = name; h[100:108] = b'0000644\\0'; h[108:116] = b'0000000\\0'\n"
+        + "    h[116:124] = b'0000000\\0'; h[124:136] = b'%011o\\0' % 0; h[136:148] = b'13000000000\\0'\n"
+        + "    h[156:157] = flag; h[157:164] = b'etc/tgt'; h[257:265] = b'ustar\\x0000'\n"
+        + "    h[148:156] = b' ' * 8; h[148:156] = b'%06o\\0 ' % sum(h)\n"
+        + "    return bytes(h)\n"
+        + "out = header(b'etc/', b'5') + header(b'etc/tgt', b'0')\n"
+        + "for b in [0] + [b for b in range(0x21, 0x7f) if bytes([b]) not in b'gxXKLVM']:\n"
+        + "    out += header(b'etc/f-%02x' % b, bytes([b]))\n"
+        + "open(sys.argv[1], 'wb').write(out + b'\\0' * 1024)\n");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build()
+        .label(TarSource.of(in), out);
+    Path labelled = Files.write(base.resolve("typeflags-labelled.tar"), out.toByteArray());
+    // the reference: GNU tar extracts the input, setfiles -F labels what it made
+    Path reference = Files.createDirectory(base.resolve("typeflags-reference"));
+    AttrTrees.check(List.of("tar", "-xf", in.toString(), "-C", reference.toString()), base);
+    AttrTrees.check(List.of(AttrTrees.SETFILES.toString(), "-F", "-r", reference.toString(), policy.toString(),
+        reference.toString()), base);
+    Path ours = Files.createDirectory(base.resolve("typeflags-ours"));
+    AttrTrees.check(List.of("tar", "--xattrs", "--xattrs-include=*", "-xf", labelled.toString(), "-C",
+        ours.toString()), base);
+    Map<String, String> expected = AttrTrees.labels(reference, base);
+    Map<String, String> actual = AttrTrees.labels(ours, base);
+    expected.remove("."); // setfiles labels the extraction's root, which no member names
+    actual.remove(".");
+    assertEquals(90, expected.size(), expected::toString);
+    assertEquals(expected.keySet(), actual.keySet());
+    assertEquals(List.of(), expected.keySet().stream().filter(name -> !expected.get(name).equals(actual.get(name)))
+        .map(name -> name + ": setfiles " + expected.get(name) + ", relabel " + actual.get(name)).toList());
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"gzip", "bzip2", "xz", "zstd"})
   void compressedInputIsDetected(String codec) throws Exception {
@@ -508,7 +553,6 @@ class TarLabellerTest {
     return expected;
   }
 
-  /** Each member's name and its PAX records, sorted, as Python's tarfile reads them: one line a member. */
   /** The policy {@code text}, written to {@code name}, loaded and compiled. */
   private static LabelMatcher matcher(String name, String text) throws Exception {
     Path policy = Files.writeString(base.resolve(name), text);
@@ -522,6 +566,7 @@ class TarLabellerTest {
     return archive;
   }
 
+  /** Each member's name and its PAX records, sorted, as Python's tarfile reads them: one line a member. */
   private static String paxHeaders(Path archive) throws Exception {
     return AttrTrees.check(List.of("python3", "-c", "import sys, tarfile\n"
         + "for m in tarfile.open(sys.argv[1]):\n"
