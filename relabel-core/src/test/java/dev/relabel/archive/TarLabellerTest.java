@@ -329,8 +329,9 @@ class TarLabellerTest {
   @Test
   void everyTypeFlagIsLabelledAsTheFileGnuTarExtractsFromIt() throws Exception {
     // One member of each type flag, '!' to '~' and NUL, a hard link or symlink to etc/tgt where
-    // the flag makes one; not the flags that describe the next member or the volume (g x X K L V
-    // M, each tested on its own). The policy gives each file type its own context.
+    // the flag makes one; not the seven that are no file of their own: x X g K L (headers for what
+    // follows), V (a volume label) and M (a file continued from another volume, which GNU tar
+    // will not extract alone). The policy gives each file type its own context.
     String types = "/.*\tsystem_u:object_r:etc_t:s0\n/etc/tgt\t--\tsystem_u:object_r:shadow_t:s0\n";
     for (String type : List.of("-- shadow_t", "-d bin_t", "-l lib_t", "-c device_t", "-b fixed_disk_device_t",
         "-p var_run_t")) {
