@@ -30,6 +30,12 @@ public final class TarReader {
   static final int MAX_EXTENDED_HEADER = 16 << 20;
 
   private static final ZipEncoding RAW = ZipEncodingHelper.getZipEncoding("ISO-8859-1");
+  private static final int SIZE_OFFSET = 124;
+  private static final int SIZE_LENGTH = 12;
+  private static final int MTIME_OFFSET = 136;
+  private static final int MTIME_LENGTH = 12;
+  private static final int CHECKSUM_OFFSET = 148;
+  private static final int CHECKSUM_LENGTH = 8;
 
   private final InputStream in;
   private long position;
@@ -40,6 +46,8 @@ public final class TarReader {
   /** Extended headers read at the end with no member after them. */
   private byte[] unclaimed = new byte[0];
   private String oddEnd;
+  /** How many bytes of a last, partial header block the archive ended with (GNU tar ignores them). */
+  private int partialBlock;
   /** The last member read, to place an error in a header that could not be read. */
   private String previousName;
 
@@ -76,7 +84,10 @@ public final class TarReader {
           odd.add("the extended headers at offset " + offset + " have no member after them (GNU tar ignores"
               + " them)");
         }
-        if (block == null) {
+        if (block == null && partialBlock > 0) {
+          odd.add("the archive ends at offset " + headerOffset + " inside a header block, " + partialBlock + " of its "
+              + TarMember.BLOCK + " bytes (truncated? GNU tar ignores them and takes the members before it)");
+        } else if (block == null) {
           odd.add("the archive ends at offset " + headerOffset + " without its end-of-archive blocks (truncated?"
               + " GNU tar takes the members before it)");
         }
@@ -126,7 +137,7 @@ public final class TarReader {
       into.writeBytes(block);
       TarArchiveEntry entry;
       try {
-        entry = new TarArchiveEntry(block, RAW, true);
+        entry = new TarArchiveEntry(forNames(block), RAW, true);
       } catch (IOException | RuntimeException e) {
         throw new ArchiveException(where(null), headerOffset, "unreadable header: " + e.getMessage());
       }
@@ -142,7 +153,12 @@ public final class TarReader {
           into.writeBytes(extension);
         } while (extension[504] != 0);
       }
-      long size = entry.getSize();
+      long size;
+      try {
+        size = number(block, SIZE_OFFSET, SIZE_LENGTH);
+      } catch (IllegalArgumentException e) {
+        throw new ArchiveException(nameText, offset, "bad size field");
+      }
       byte[] paxSize = pax.value("size");
       if (paxSize != null) {
         try {
@@ -166,7 +182,7 @@ public final class TarReader {
       }
       current = new TarMember(offset, labelled, before.toByteArray(), paxBlock, pax, after.toByteArray(), nameText,
           labelled ? TarMember.archivePath(name) : null, labelled ? type : FileType.ANY, flag, link, size,
-          Math.max(0, entry.getModTime().getTime() / 1000));
+          modTime(block));
       dataLeft = current.paddedDataSize();
       previousName = nameText;
       return current;
@@ -221,7 +237,8 @@ public final class TarReader {
 
   /**
    * After the last member: extended headers no member followed, the end-of-archive block and
-   * whatever follows it, as they are; an archive that ended without the blocks gets both.
+   * whatever follows it, as they are; an archive that ended without the blocks gets both (in place
+   * of a partial header block it ended with).
    */
   public void copyRest(OutputStream out) throws IOException {
     if (endBlock == null) {
@@ -237,8 +254,8 @@ public final class TarReader {
   }
 
   /**
-   * At the end: what was odd about how the archive ended (no end-of-archive blocks, extended
-   * headers without a member), which GNU tar takes silently; empty when it ended as it should.
+   * At the end: what was odd about how the archive ended (no end-of-archive blocks, a partial
+   * header block, extended headers without a member), which GNU tar takes silently; empty when it ended as it should.
    */
   public Optional<String> oddEnd() {
     return Optional.ofNullable(oddEnd);
@@ -260,7 +277,7 @@ public final class TarReader {
   private byte[] readExtended(byte[] block, long headerOffset, byte[] name) throws IOException {
     long size;
     try {
-      size = TarUtils.parseOctalOrBinary(block, 124, 12);
+      size = number(block, SIZE_OFFSET, SIZE_LENGTH);
     } catch (IllegalArgumentException e) {
       throw new ArchiveException(where(name), headerOffset, "bad size field in an extended header");
     }
@@ -286,14 +303,18 @@ public final class TarReader {
     return data;
   }
 
-  /** A block, or null at a clean end of stream when {@code endAllowed}. */
+  /**
+   * A block, or null at the end of the stream when {@code endAllowed}: also when only part of a
+   * header block is left, which GNU tar takes silently as the end of the archive.
+   */
   private byte[] readBlock(String name, long memberOffset, boolean endAllowed) throws IOException {
     byte[] block = new byte[TarMember.BLOCK];
     int read = in.readNBytes(block, 0, TarMember.BLOCK);
-    position += read;
-    if (read == 0 && endAllowed) {
+    if (read < TarMember.BLOCK && endAllowed) {
+      partialBlock = read;
       return null;
     }
+    position += read;
     if (read < TarMember.BLOCK) {
       throw new ArchiveException(name != null ? name : where(null), memberOffset,
           "the archive ends inside a header block (truncated)");
@@ -349,12 +370,105 @@ public final class TarReader {
   }
 
   /** Whether the header's checksum field holds its checksum (a field that is no number does not). */
-  private static boolean checksumMatches(byte[] block) {
-    try {
-      return TarUtils.verifyCheckSum(block);
-    } catch (IllegalArgumentException e) {
+  /**
+   * Whether the header's checksum field holds its sum, read as GNU tar reads it: a NUL, blanks,
+   * octal digits, then the field's end, a NUL or a blank (what follows a NUL is not looked at, where
+   * Commons Compress's {@code verifyCheckSum} refuses any byte after the digits but NULs and
+   * spaces); the sum counts the field as blanks, its bytes unsigned or signed.
+   */
+  static boolean checksumMatches(byte[] block) {
+    int at = CHECKSUM_OFFSET;
+    int end = CHECKSUM_OFFSET + CHECKSUM_LENGTH;
+    if (block[at] == 0) {
+      at++; // GNU tar: "Accommodate buggy tar of unknown vintage, which outputs leading NUL"
+    }
+    while (at < end && isBlank(block[at])) {
+      at++;
+    }
+    if (at == end || !isOctalDigit(block[at])) {
       return false;
     }
+    long recorded = 0;
+    while (at < end && isOctalDigit(block[at])) {
+      recorded = recorded * 8 + block[at++] - '0';
+    }
+    if (at < end && block[at] != 0 && !isBlank(block[at])) {
+      return false;
+    }
+    long unsigned = 0;
+    long signed = 0;
+    for (int i = 0; i < block.length; i++) {
+      byte b = i >= CHECKSUM_OFFSET && i < end ? (byte) ' ' : block[i];
+      unsigned += b & 0xff;
+      signed += b;
+    }
+    return recorded == unsigned || recorded == signed;
+  }
+
+  /**
+   * A header's numeric field as GNU tar reads it (its from_header): one NUL and blanks skipped,
+   * then octal digits up to the field's end, a NUL or a blank, or base-256 after a first byte of
+   * 0x80 (0xff, negative, is refused: sizes and times here are not). Commons Compress reads a
+   * field that starts with a NUL as 0, which would lose the archive's framing on a size.
+   */
+  static long number(byte[] block, int offset, int length) {
+    int at = offset;
+    int end = offset + length;
+    if (block[at] == 0) {
+      at++;
+    }
+    while (at < end && isBlank(block[at])) {
+      at++;
+    }
+    if (at < end && (block[at] & 0xff) == 0x80) {
+      return TarUtils.parseOctalOrBinary(block, at, end - at);
+    }
+    if (at == end || !isOctalDigit(block[at])) {
+      throw new IllegalArgumentException("not a number");
+    }
+    long value = 0;
+    while (at < end && isOctalDigit(block[at])) {
+      if (value >>> 60 != 0) {
+        throw new IllegalArgumentException("out of range");
+      }
+      value = value * 8 + block[at++] - '0';
+    }
+    if (at < end && block[at] != 0 && !isBlank(block[at])) {
+      throw new IllegalArgumentException("not a number");
+    }
+    return value;
+  }
+
+  /** The member's mtime in seconds; 0 when the field cannot be read (it only names a new PAX header). */
+  private static long modTime(byte[] block) {
+    try {
+      return Math.max(0, number(block, MTIME_OFFSET, MTIME_LENGTH));
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * A copy of a header for Commons Compress to read its name and link name from: the fields this
+   * class reads itself as GNU tar does (checksum, size, mtime) written as zeros, since Commons
+   * Compress reads them again and refuses spellings GNU tar takes.
+   */
+  private static byte[] forNames(byte[] block) {
+    byte[] copy = block.clone();
+    for (int[] field : new int[][] {{SIZE_OFFSET, SIZE_LENGTH}, {MTIME_OFFSET, MTIME_LENGTH},
+        {CHECKSUM_OFFSET, CHECKSUM_LENGTH}}) {
+      Arrays.fill(copy, field[0], field[0] + field[1] - 1, (byte) '0');
+      copy[field[0] + field[1] - 1] = 0;
+    }
+    return copy;
+  }
+
+  private static boolean isBlank(byte b) {
+    return b == ' ' || (b >= '\t' && b <= '\r'); // C's isspace in the C locale
+  }
+
+  private static boolean isOctalDigit(byte b) {
+    return b >= '0' && b <= '7';
   }
 
   private static boolean isZero(byte[] block) {

@@ -425,10 +425,6 @@ class TarLabellerTest {
     ArchiveException data = corrupt(labeller, Arrays.copyOf(whole, big + 512 + 100_000), "cut-data.tar");
     assertEquals("member './usr/bin/big' at offset " + big + ": the archive ends inside the member's data (truncated)",
         data.getMessage());
-    // cut inside a header
-    ArchiveException header = corrupt(labeller, Arrays.copyOf(whole, big + 200), "cut-header.tar");
-    assertTrue(header.getMessage().matches("the header after '[^']+' at offset " + big
-        + ": the archive ends inside a header block \\(truncated\\)"), header.getMessage());
     // a flipped byte in a header
     byte[] flipped = whole.clone();
     flipped[big + 3] ^= 0x20;
@@ -441,6 +437,72 @@ class TarLabellerTest {
     pax[record - 1] = 'x';
     ArchiveException malformed = corrupt(labeller, pax, "pax-corrupt-bad.tar");
     assertTrue(malformed.getMessage().contains("malformed PAX record"), malformed.getMessage());
+  }
+
+  @Test
+  void checksumAndSizeFieldsAreReadAsGnuTarReadsThem() throws Exception {
+    // A file member's checksum and size fields spelt in ways GNU tar takes (one leading NUL and
+    // blanks skipped, what follows the digits' NUL or blank not looked at, base-256) and ways it
+    // refuses; relabel takes exactly those GNU tar lists without an error, and lists alike.
+    byte[] whole = Files.readAllBytes(archive("gnu", "fields-whole.tar"));
+    int hosts = indexOf(whole, "./etc/hosts\0".getBytes(StandardCharsets.ISO_8859_1));
+    int length = "127.0.0.1 localhost\n".length();
+    List<String> sizes = List.of(String.format("%011o\0", length), String.format("\0%010o\0", length),
+        String.format("  %o\0garbage", length), String.format("%012o", length), String.format("%010o \u00ff", length),
+        "\u0080" + "\0".repeat(10) + (char) length, String.format("%010oK\0", length), "\u00ff".repeat(12),
+        " ".repeat(12), String.format("\0\0%09o\0", length));
+    for (String field : sizes) {
+      assertEquals(12, field.length(), field);
+    }
+    int taken = 0;
+    for (int f = 0; f < sizes.size(); f++) {
+      byte[] spelt = whole.clone();
+      System.arraycopy(sizes.get(f).getBytes(StandardCharsets.ISO_8859_1), 0, spelt, hosts + 124, 12);
+      String checksum = String.format("%06o\0 ", headerSum(spelt, hosts));
+      System.arraycopy(checksum.getBytes(StandardCharsets.ISO_8859_1), 0, spelt, hosts + 148, 8);
+      taken += sameAsGnuTar(spelt, "size-" + f, "size field '" + sizes.get(f) + "'") ? 1 : 0;
+    }
+    assertEquals(6, taken, "GNU tar should take the first six size fields");
+    long sum = headerSum(whole, 0);
+    String digits = String.format("%06o", sum);
+    List<String> checksums = List.of(digits + "\0 ", digits + "\0K", digits + "\0\u00ff", " " + digits + "\0", "0" + digits
+        + "\0", digits + "  ", digits + "\t\0", "00" + digits, "\0" + digits + " ", digits + "K\0", "\0\0" + digits,
+        "        ", String.format("%06o\0 ", sum + 1), "-" + digits + " ");
+    taken = 0;
+    for (int f = 0; f < checksums.size(); f++) {
+      byte[] spelt = whole.clone();
+      System.arraycopy(checksums.get(f).getBytes(StandardCharsets.ISO_8859_1), 0, spelt, 148, 8);
+      taken += sameAsGnuTar(spelt, "checksum-" + f, "checksum field '" + checksums.get(f) + "'") ? 1 : 0;
+    }
+    assertEquals(9, taken, "GNU tar should take the first nine checksum fields");
+  }
+
+  /** A header's sum with its checksum field counted as blanks. */
+  private static long headerSum(byte[] archive, int header) {
+    long sum = 8 * ' ';
+    for (int i = 0; i < 512; i++) {
+      sum += i >= 148 && i < 156 ? 0 : archive[header + i] & 0xff;
+    }
+    return sum;
+  }
+
+  /** Whether GNU tar lists {@code archive} without an error; asserts that relabel takes it alike. */
+  private static boolean sameAsGnuTar(byte[] archive, String name, String what) throws Exception {
+    Path in = Files.write(base.resolve(name + ".tar"), archive);
+    boolean gnuTakes = AttrTrees.run(List.of("tar", "-tvf", in.toString()), base).status() == 0;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    try {
+      TarLabeller.builder(matcher).build().label(TarSource.of(in), out);
+    } catch (ArchiveException e) {
+      assertTrue(e.getMessage().matches(".*(bad header checksum \\(corrupt, or not a tar archive\\)|bad size field)"),
+          e.getMessage());
+      assertEquals(false, gnuTakes, what.replace("\0", "\\0") + ": GNU tar takes it, relabel says " + e.getMessage());
+      return false;
+    }
+    assertEquals(true, gnuTakes, what.replace("\0", "\\0") + ": GNU tar refuses it, relabel takes it");
+    Path labelled = Files.write(base.resolve(name + "-labelled.tar"), out.toByteArray());
+    assertEquals(TarTools.listing(in, base), TarTools.listing(labelled, base), what);
+    return true;
   }
 
   @Test
@@ -462,6 +524,28 @@ class TarLabellerTest {
     byte[] labelled = Files.readAllBytes(out);
     assertArrayEquals(new byte[1024], Arrays.copyOfRange(labelled, labelled.length - 1024, labelled.length));
     assertEquals(expectedLabels(TarTools.dump(in, base)).size(), TarTools.dump(out, base).size());
+  }
+
+  @Test
+  void anArchiveEndingInsideAHeaderBlockIsTakenAsGnuTarTakesItWithAWarning() throws Exception {
+    // GNU tar ignores a last, partial block (exit status 0, no message), also after a long name
+    Path in = archive("gnu", "partial-whole.tar");
+    byte[] whole = Files.readAllBytes(in);
+    int big = indexOf(whole, "./usr/bin/big".getBytes(StandardCharsets.ISO_8859_1));
+    int longName = indexOf(whole, "././@LongLink".getBytes(StandardCharsets.ISO_8859_1));
+    for (int cut : new int[] {big + 1, big + 200, big + 511, longName + 1024 + 300}) {
+      Path partial = Files.write(base.resolve("partial-" + cut + ".tar"), Arrays.copyOf(whole, cut));
+      List<String> warnings = new ArrayList<>();
+      Path out = label(partial, "partial-" + cut + "-labelled.tar", 1, warnings);
+      int block = cut / 512 * 512;
+      assertTrue(warnings.get(warnings.size() - 1).endsWith("the archive ends at offset " + block + " inside a header"
+          + " block, " + (cut - block) + " of its 512 bytes (truncated? GNU tar ignores them and takes the members"
+          + " before it)"), warnings::toString);
+      assertEquals(TarTools.listing(partial, base), TarTools.listing(out, base));
+      byte[] labelled = Files.readAllBytes(out);
+      assertEquals(0, labelled.length % 512);
+      assertArrayEquals(new byte[1024], Arrays.copyOfRange(labelled, labelled.length - 1024, labelled.length));
+    }
   }
 
   @Test
