@@ -34,6 +34,10 @@ public final class TarReader {
   private static final int SIZE_LENGTH = 12;
   private static final int MTIME_OFFSET = 136;
   private static final int MTIME_LENGTH = 12;
+  private static final int FLAG_OFFSET = 156;
+  private static final int MAGIC_OFFSET = 257;
+  private static final byte[] OLD_GNU_MAGIC = "ustar ".getBytes(StandardCharsets.US_ASCII);
+  private static final int OLD_GNU_EXTRA_OFFSET = 345;
   private static final int CHECKSUM_OFFSET = 148;
   private static final int CHECKSUM_LENGTH = 8;
 
@@ -99,7 +103,7 @@ public final class TarReader {
         throw new ArchiveException(where(longName), headerOffset,
             "bad header checksum (corrupt, or not a tar archive)");
       }
-      byte flag = block[156];
+      byte flag = block[FLAG_OFFSET];
       ByteArrayOutputStream into = paxBlock == null ? before : after;
       switch (flag) {
         case 'x', 'X' -> {
@@ -153,9 +157,11 @@ public final class TarReader {
           into.writeBytes(extension);
         } while (extension[504] != 0);
       }
-      long size;
+      long size = 0;
       try {
-        size = number(block, SIZE_OFFSET, SIZE_LENGTH);
+        if (flag != '1') {
+          size = number(block, SIZE_OFFSET, SIZE_LENGTH); // GNU tar does not read a hard link's
+        }
       } catch (IllegalArgumentException e) {
         throw new ArchiveException(nameText, offset, "bad size field");
       }
@@ -459,6 +465,12 @@ public final class TarReader {
         {CHECKSUM_OFFSET, CHECKSUM_LENGTH}}) {
       Arrays.fill(copy, field[0], field[0] + field[1] - 1, (byte) '0');
       copy[field[0] + field[1] - 1] = 0;
+    }
+    if (Arrays.equals(copy, MAGIC_OFFSET, MAGIC_OFFSET + OLD_GNU_MAGIC.length, OLD_GNU_MAGIC, 0, OLD_GNU_MAGIC.length)
+        && copy[FLAG_OFFSET] != 'S') {
+      // An old GNU header's times, sparse map and real size, which GNU tar reads only for a sparse
+      // member ('S') and Commons Compress for every member, refusing one it cannot read.
+      Arrays.fill(copy, OLD_GNU_EXTRA_OFFSET, TarMember.BLOCK, (byte) 0);
     }
     return copy;
   }

@@ -440,7 +440,7 @@ class TarLabellerTest {
   }
 
   @Test
-  void checksumAndSizeFieldsAreReadAsGnuTarReadsThem() throws Exception {
+  void headerFieldsAreReadAsGnuTarReadsThem() throws Exception {
     // A file member's checksum and size fields spelt in ways GNU tar takes (one leading NUL and
     // blanks skipped, what follows the digits' NUL or blank not looked at, base-256) and ways it
     // refuses; relabel takes exactly those GNU tar lists without an error, and lists alike.
@@ -475,6 +475,19 @@ class TarLabellerTest {
       taken += sameAsGnuTar(spelt, "checksum-" + f, "checksum field '" + checksums.get(f) + "'") ? 1 : 0;
     }
     assertEquals(9, taken, "GNU tar should take the first nine checksum fields");
+    // fields GNU tar does not read: a hard link's size, an old GNU header's real size (sparse only)
+    int link = indexOf(whole, "./etc/sshd-link\0".getBytes(StandardCharsets.ISO_8859_1));
+    if (whole[link + 156] != '1') {
+      link = indexOf(whole, "./usr/sbin/sshd\0".getBytes(StandardCharsets.ISO_8859_1)); // the second name archived
+    }
+    assertEquals('1', whole[link + 156]);
+    for (int[] field : new int[][] {{link + 124, 12}, {hosts + 483, 12}}) {
+      byte[] spelt = whole.clone();
+      System.arraycopy("garbage!".getBytes(StandardCharsets.ISO_8859_1), 0, spelt, field[0], 8);
+      String checksum = String.format("%06o\0 ", headerSum(spelt, field[0] / 512 * 512));
+      System.arraycopy(checksum.getBytes(StandardCharsets.ISO_8859_1), 0, spelt, field[0] / 512 * 512 + 148, 8);
+      assertTrue(sameAsGnuTar(spelt, "unread-" + field[0], "garbage at " + field[0]), "GNU tar should take it");
+    }
   }
 
   /** A header's sum with its checksum field counted as blanks. */
