@@ -17,9 +17,14 @@ public final class ArchiveException extends IOException {
    *     null for the archive's first header
    */
   public ArchiveException(String member, long offset, String problem) {
-    super((member == null ? "the first header" : member.startsWith("after '") ? "the header " + member
-        : "member '" + member + "'") + " at offset " + offset + ": " + problem);
+    super(where(member, offset) + ": " + problem);
     this.offset = offset;
+  }
+
+  /** How a message names the place: {@code member 'NAME' at offset N}, as {@link #ArchiveException} takes it. */
+  static String where(String member, long offset) {
+    return (member == null ? "the first header" : member.startsWith("after '") ? "the header " + member
+        : "member '" + member + "'") + " at offset " + offset;
   }
 
   /** The byte offset, in the uncompressed tar stream, of the header where the problem is. */

@@ -136,7 +136,7 @@ public final class TarLabeller {
         }
       }
       flush(0);
-      reader.oddEnd().ifPresent(listener::warned);
+      reader.oddities().forEach(listener::warned);
       if (out != null) {
         reader.copyRest(out);
       }

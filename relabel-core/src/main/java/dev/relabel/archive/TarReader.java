@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarUtils;
 import org.apache.commons.compress.archivers.zip.ZipEncoding;
@@ -35,6 +34,7 @@ public final class TarReader {
   private static final int MTIME_OFFSET = 136;
   private static final int MTIME_LENGTH = 12;
   private static final int FLAG_OFFSET = 156;
+  private static final int ODD_FIELDS_SHOWN = 10;
   private static final int MAGIC_OFFSET = 257;
   private static final byte[] OLD_GNU_MAGIC = "ustar ".getBytes(StandardCharsets.US_ASCII);
   private static final int OLD_GNU_EXTRA_OFFSET = 345;
@@ -50,6 +50,9 @@ public final class TarReader {
   /** Extended headers read at the end with no member after them. */
   private byte[] unclaimed = new byte[0];
   private String oddEnd;
+  /** What GNU tar would report about members' headers, but copies (fields it cannot read). */
+  private final List<String> oddFields = new ArrayList<>();
+  private int oddFieldCount;
   /** How many bytes of a last, partial header block the archive ended with (GNU tar ignores them). */
   private int partialBlock;
   /** The last member read, to place an error in a header that could not be read. */
@@ -186,6 +189,7 @@ public final class TarReader {
         link = TarMember.archivePath(firstOf(pax.value("linkpath"), longLink,
             entry.getLinkName().getBytes(StandardCharsets.ISO_8859_1)));
       }
+      checkFields(block, flag, nameText, offset);
       current = new TarMember(offset, labelled, before.toByteArray(), paxBlock, pax, after.toByteArray(), nameText,
           labelled ? TarMember.archivePath(name) : null, labelled ? type : FileType.ANY, flag, link, size,
           modTime(block));
@@ -260,11 +264,53 @@ public final class TarReader {
   }
 
   /**
-   * At the end: what was odd about how the archive ended (no end-of-archive blocks, a partial
-   * header block, extended headers without a member), which GNU tar takes silently; empty when it ended as it should.
+   * At the end: what GNU tar would report about the archive but takes, which this reader took
+   * too: header fields it cannot read (it says so, extracts the member and exits with status 2;
+   * the first {@value #ODD_FIELDS_SHOWN}, then a count), and last what was odd about how the
+   * archive ended (no end-of-archive blocks, a partial header block, extended headers without a
+   * member), which GNU tar takes silently. Empty when nothing was odd.
    */
-  public Optional<String> oddEnd() {
-    return Optional.ofNullable(oddEnd);
+  public List<String> oddities() {
+    List<String> all = new ArrayList<>(oddFields);
+    if (oddFieldCount > oddFields.size()) {
+      all.add((oddFieldCount - oddFields.size()) + " more header fields are not numbers");
+    }
+    if (oddEnd != null) {
+      all.add(oddEnd);
+    }
+    return all;
+  }
+
+  /**
+   * The numeric fields GNU tar reads from every member's header (and a device's numbers) and
+   * reports when it cannot; not uid and gid, which it reads only where the owner has no name.
+   */
+  private void checkFields(byte[] block, byte flag, String name, long offset) {
+    List<String> fields = new ArrayList<>(List.of("mode", "mtime"));
+    if (flag == '3' || flag == '4') {
+      fields.addAll(List.of("devmajor", "devminor"));
+    }
+    for (String field : fields) {
+      int at = switch (field) {
+        case "mode" -> 100;
+        case "mtime" -> MTIME_OFFSET;
+        case "devmajor" -> 329;
+        default -> 337;
+      };
+      int length = field.equals("mtime") ? MTIME_LENGTH : 8;
+      try {
+        number(block, at, length);
+      } catch (IllegalArgumentException e) {
+        if ((block[at] & 0xff) == 0xff) {
+          continue; // base-256, negative: a time before 1970
+        }
+        if (oddFieldCount++ < ODD_FIELDS_SHOWN) {
+          String text = latin1(Arrays.copyOfRange(block, at, at + length)).replaceAll("\\x00+$", "");
+          oddFields.add(ArchiveException.where(name, offset) + ": the " + field + " field '" + text + "' is not a"
+              + " number (GNU tar says so, extracts the member and exits with status 2); copied as it is");
+        }
+      }
+    }
   }
 
   /** What to call the member whose header is being read: its long name, or the one after the last member. */

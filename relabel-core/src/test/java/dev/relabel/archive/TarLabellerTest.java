@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.AttrTrees.Run;
 import dev.relabel.fixtures.TarTools;
 import dev.relabel.fixtures.oracle.LibSelinux;
 import dev.relabel.fixtures.oracle.Oracles;
@@ -488,6 +489,35 @@ class TarLabellerTest {
       System.arraycopy(checksum.getBytes(StandardCharsets.ISO_8859_1), 0, spelt, field[0] / 512 * 512 + 148, 8);
       assertTrue(sameAsGnuTar(spelt, "unread-" + field[0], "garbage at " + field[0]), "GNU tar should take it");
     }
+  }
+
+  @Test
+  void fieldsGnuTarCannotReadButExtractsAreCopiedWithAWarning() throws Exception {
+    // GNU tar reports such a field, extracts the member anyway and exits with status 2
+    byte[] whole = Files.readAllBytes(archive("gnu", "unreadable-whole.tar"));
+    int hosts = indexOf(whole, "./etc/hosts\0".getBytes(StandardCharsets.ISO_8859_1));
+    int nul = indexOf(whole, "./dev/null\0".getBytes(StandardCharsets.ISO_8859_1));
+    Map<Integer, String> spellings = Map.of(hosts + 100, "L000644\0", hosts + 136, "K5304475260\0",
+        nul + 337, "000000?\0");
+    byte[] spelt = whole.clone();
+    spellings.forEach((at, text) -> System.arraycopy(text.getBytes(StandardCharsets.ISO_8859_1), 0, spelt, at,
+        text.length()));
+    for (int header : new int[] {hosts, nul}) {
+      String checksum = String.format("%06o\0 ", headerSum(spelt, header));
+      System.arraycopy(checksum.getBytes(StandardCharsets.ISO_8859_1), 0, spelt, header + 148, 8);
+    }
+    Path in = Files.write(base.resolve("unreadable.tar"), spelt);
+    Run gnu = AttrTrees.run(List.of("tar", "-tvf", in.toString()), base);
+    assertEquals(2, gnu.status(), gnu::toString);
+    assertEquals(3, gnu.err().split("where numeric").length - 1, gnu::toString);
+    List<String> warnings = new ArrayList<>();
+    Path out = label(in, "unreadable-labelled.tar", 1, warnings);
+    String problem = " is not a number (GNU tar says so, extracts the member and exits with status 2); copied as it is";
+    assertEquals(List.of("member './etc/hosts' at offset " + hosts + ": the mode field 'L000644'" + problem,
+        "member './etc/hosts' at offset " + hosts + ": the mtime field 'K5304475260'" + problem,
+        "member './dev/null' at offset " + nul + ": the devminor field '000000?'" + problem),
+        warnings.stream().filter(w -> !w.startsWith("conflicting")).toList());
+    assertEquals(gnu.out(), AttrTrees.run(List.of("tar", "-tvf", out.toString()), base).out());
   }
 
   /** A header's sum with its checksum field counted as blanks. */
