@@ -4,8 +4,8 @@ package dev.relabel.regex;
  * Why a callout ({@code (?C...)}), a recursion ({@code (?R)}, {@code (?0)}) or a subroutine call
  * ({@code (?1)}, {@code (?-1)}, {@code (?&name)}, {@code (?P>name)}) is refused. relabel runs none
  * of them; what PCRE2 10.42 rejects from the item alone gets PCRE2's words, the rest is "not
- * supported by relabel" (whether a called group exists is only known once the whole pattern is
- * read, and relabel stops at the item). The rules were read off libpcre2-8 10.42 item by item
+ * supported by relabel", with a stand-in that names the called group: whether it exists is known
+ * once {@link PcreReadOn} has read the whole pattern. The rules were read off libpcre2-8 10.42 item by item
  * (PcreDifferentialTest holds them against it).
  */
 final class PcreCalls {
@@ -51,18 +51,21 @@ final class PcreCalls {
     if (at >= p.length() || p.charAt(at) != ')') {
       return in.error("closing parenthesis for (?C expected");
     }
-    return in.unsupported("callouts");
+    return in.unsupported("callouts", in.pos, at + 1, "(?)", null); // PCRE2 repeats no callout
   }
 
   /** The refusal of the recursion {@code (?R} at {@code in.pos}. */
   static PcreSyntaxException recursion(PcreLexer in) {
     int at = in.pos + 3;
-    return at < in.pattern.length() && in.pattern.charAt(at) == ')' ? in.unsupported(CALLS)
+    return at < in.pattern.length() && in.pattern.charAt(at) == ')' ? in.unsupported(CALLS, in.pos, at + 1, "(?:)", null)
         : in.error("(?R (recursive pattern call) must be followed by a closing parenthesis");
   }
 
-  /** The refusal of a call by number, {@code (?N)}, {@code (?+N)} or {@code (?-N)}, at {@code in.pos}. */
-  static PcreSyntaxException numbered(PcreLexer in) {
+  /**
+   * The refusal of a call by number, {@code (?N)}, {@code (?+N)} or {@code (?-N)}, at
+   * {@code in.pos}, after {@code groupsBefore} capturing groups have opened.
+   */
+  static PcreSyntaxException numbered(PcreLexer in, int groupsBefore) {
     String p = in.pattern;
     int at = in.pos + 2;
     boolean relative = p.charAt(at) == '+' || p.charAt(at) == '-';
@@ -70,10 +73,20 @@ final class PcreCalls {
       at++;
     }
     boolean zero = true;
+    int digits = at;
     while (at < p.length() && PcreLexer.isDigit(p.charAt(at))) {
       zero &= p.charAt(at++) == '0';
     }
-    return relative && zero ? in.error("a relative value of zero is not allowed") : in.unsupported(CALLS);
+    if (relative && zero) {
+      return in.error("a relative value of zero is not allowed");
+    }
+    if (at >= p.length() || p.charAt(at) != ')' || at - digits > 9) {
+      return in.unsupported(CALLS);
+    }
+    int number = Integer.parseInt(p.substring(digits, at));
+    int group = !relative ? number : p.charAt(in.pos + 2) == '+' ? groupsBefore + number : groupsBefore - number + 1;
+    // (?0) calls the whole pattern; a relative call to group 0 or below names none
+    return in.unsupported(CALLS, in.pos, at + 1, "(?:)", !relative && number == 0 ? null : group);
   }
 
   /**
@@ -83,8 +96,9 @@ final class PcreCalls {
   static PcreSyntaxException named(PcreLexer in, int nameStart) throws PcreSyntaxException {
     int item = in.pos;
     in.pos = nameStart;
-    in.groupName(')');
+    String name = in.groupName(')');
+    int end = in.pos;
     in.pos = item;
-    return in.unsupported(CALLS);
+    return in.unsupported(CALLS, item, end, "(?:)", name);
   }
 }

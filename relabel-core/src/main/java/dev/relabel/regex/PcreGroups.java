@@ -62,7 +62,7 @@ abstract class PcreGroups extends PcreRepeats {
        * looks for a required byte (the last literal) only after it and counts both in the minimum
        * length: (?=A)x?A never matches "A".
        */
-      throw in.unsupported("a lookahead at the start of the pattern or of a top-level alternative");
+      refuse("a lookahead at the start of the pattern or of a top-level alternative");
     }
     // A capturing group has just been numbered: it is its own first group.
     boolean capturing = java.equals("(");
@@ -98,7 +98,7 @@ abstract class PcreGroups extends PcreRepeats {
        * an atomic group and takes reaching its end as "yes", not looking at what follows the
        * group: /{0,2}(?>|a)..  is made /{0,2}+(?>|a).. and does not match "/m".
        */
-      throw in.unsupported("an atomic group with alternatives after a repeat");
+      refuse("an atomic group with alternatives after a repeat");
     }
     leadingBeforeItem = closed.leading;
     size += 3;
@@ -153,7 +153,7 @@ abstract class PcreGroups extends PcreRepeats {
         if (next == '=' || next == '!') {
           open("(?<" + next, Kind.LOOKBEHIND, 4);
         } else if (next == '*') {
-          throw in.unsupported("non-atomic assertions");
+          throw in.unsupported("non-atomic assertions", in.pos, in.pos + 4, "(?<=", null);
         } else {
           in.pos += 3;
           namedGroup('>');
@@ -176,19 +176,45 @@ abstract class PcreGroups extends PcreRepeats {
           throw in.error("unrecognized character after (?P");
         }
       }
-      case '*' -> throw in.unsupported("non-atomic assertions");
+      case '*' -> throw in.unsupported("non-atomic assertions", in.pos, in.pos + 3, "(?=", null);
+      // Not read on: a name may stand in two of its branches, which a plain group would refuse.
       case '|' -> throw in.unsupported("branch reset groups");
-      case '(' -> throw in.unsupported("conditional groups");
+      case '(' -> throw conditional();
       case 'C' -> throw PcreCalls.callout(in);
       case 'R' -> throw PcreCalls.recursion(in);
       case '&' -> throw PcreCalls.named(in, in.pos + 3);
       default -> {
         if (PcreLexer.isDigit(k) || ((k == '-' || k == '+') && PcreLexer.isDigit(next))) {
-          throw PcreCalls.numbered(in);
+          throw PcreCalls.numbered(in, groups);
         }
         optionSetting();
       }
     }
+  }
+
+  /**
+   * The refusal of the conditional group at {@code in.pos}. Its stand-in is a plain group: an
+   * assertion condition stays as the group's first item, any other condition goes (a group
+   * number or name in it is checked at the end).
+   */
+  private PcreSyntaxException conditional() {
+    String p = in.pattern;
+    int condition = in.pos + 3;
+    if (condition < p.length() && (p.charAt(condition) == '?' || p.charAt(condition) == '*')) {
+      return in.unsupported("conditional groups", in.pos, in.pos + 2, "(?:", null);
+    }
+    int close = p.indexOf(')', condition);
+    if (close < 0) {
+      return in.unsupported("conditional groups");
+    }
+    String text = p.substring(condition, close);
+    Object reference = null;
+    if (text.matches("[0-9]{1,9}")) {
+      reference = Integer.valueOf(text);
+    } else if (text.matches("<\\w+>|'\\w+'")) {
+      reference = text.substring(1, text.length() - 1);
+    }
+    return in.unsupported("conditional groups", in.pos, close + 1, "(?:", reference);
   }
 
   /** Numbers a capturing group that is about to open. */
@@ -260,7 +286,9 @@ abstract class PcreGroups extends PcreRepeats {
         case 'x', 'n', 'J', 'U' -> {
           if (!unset) {
             in.pos = i;
-            throw in.unsupported("the (?" + f + ") option");
+            // Only U is read on without it: x changes how the rest reads, n and J which groups count.
+            throw f == 'U' ? in.unsupported("the (?U) option", i, i + 1, "", null)
+                : in.unsupported("the (?" + f + ") option");
           }
         }
         default -> {

@@ -359,6 +359,7 @@ final class PcreLexer {
    */
   PcreItemType property(boolean negated) throws PcreSyntaxException {
     int n = pattern.length();
+    int start = pos - 2;
     if (pos >= n) {
       throw error("malformed \\P or \\p sequence");
     }
@@ -392,7 +393,7 @@ final class PcreLexer {
     }
     BitSet set = propertySet(name.toString());
     if (set == null) {
-      throw unsupported("the Unicode property \\p{" + name + "}");
+      throw unsupported("the Unicode property \\p{" + name + "}", start, pos, "a", null);
     }
     return PcreItemType.property(name.toString(), negated,
         negated ? complement(set) : set);
@@ -403,12 +404,21 @@ final class PcreLexer {
   }
 
   /**
-   * A construct java.util.regex cannot run exactly: refused as soon as it is met, before the rest
-   * of the expression is read, so the message cannot say whether PCRE2 itself would accept the
-   * expression ((?1) without a group 1, an unknown \p{...} or (*VERB) are errors there too).
+   * A construct java.util.regex cannot run exactly. Refused as soon as it is met; then {@link
+   * PcreReadOn} reads on past it, when a stand-in is given, to find whether PCRE2 would reject
+   * the pattern for something else ((?1) without a group 1 is an error there too).
    */
   PcreSyntaxException unsupported(String feature) {
-    return new PcreSyntaxException(feature + " is not supported by relabel", pos);
+    return new PcreSyntaxException(feature + " is not supported by relabel", pos, true, null);
+  }
+
+  /**
+   * The same, for a construct from {@code start} to {@code end} that {@code standIn} can replace
+   * to read the rest of the pattern ({@link PcreReadOn}); {@code reference} is the group it names.
+   */
+  PcreSyntaxException unsupported(String feature, int start, int end, String standIn, Object reference) {
+    return new PcreSyntaxException(feature + " is not supported by relabel", pos, true,
+        new PcreSyntaxException.StandIn(start, end, standIn, reference));
   }
 
   static boolean isDigit(char c) {

@@ -26,7 +26,7 @@ abstract class PcreRepeats extends PcreWriter {
        * skips only the group's first branch: the start-of-match analysis then reads the second
        * branch as what follows. (?:x|^){0}a is taken as anchored and does not match "ba".
        */
-      throw in.unsupported("a group with alternatives repeated {0}");
+      refuse("a group with alternatives repeated {0}");
     }
     // The last item's length, repeated: fixed only for {n} (PCRE2 does not look at what it
     // repeats, even an empty group) or for a lookaround.
@@ -109,7 +109,7 @@ abstract class PcreRepeats extends PcreWriter {
 
   void checkSize() throws PcreSyntaxException {
     if (size + 8 > MAX_PATTERN_SIZE) {
-      throw in.unsupported("a pattern that may be too large for PCRE2");
+      refuse("a pattern that may be too large for PCRE2");
     }
   }
 
@@ -234,7 +234,7 @@ abstract class PcreRepeats extends PcreWriter {
     possessMadeBy = null;
     possessLooksThrough = null;
     if (min == 0 && (madeBy != null || (through != null && through.partnerIn(in.pattern.substring(in.pos))))) {
-      throw autoPossessUnsupported();
+      refuseAutoPossess();
     }
   }
 
@@ -243,7 +243,7 @@ abstract class PcreRepeats extends PcreWriter {
     PcreItemType repeated = possessCandidate;
     autoPossessClear();
     if (repeated != null && repeated.partnerIn(in.pattern.substring(in.pos))) {
-      throw autoPossessUnsupported();
+      refuseAutoPossess();
     }
   }
 
@@ -254,8 +254,8 @@ abstract class PcreRepeats extends PcreWriter {
     possessLooksThrough = null;
   }
 
-  PcreSyntaxException autoPossessUnsupported() {
-    return in.unsupported("a repeat that PCRE2 may wrongly make possessive");
+  void refuseAutoPossess() throws PcreSyntaxException {
+    refuse("a repeat that PCRE2 may wrongly make possessive");
   }
 
   /**
@@ -267,14 +267,14 @@ abstract class PcreRepeats extends PcreWriter {
   void capturesLeak(int first) throws PcreSyntaxException {
     for (int group = first; group <= groups; group++) {
       if (referenced.get(group)) {
-        throw capturesLeakUnsupported();
+        refuseCapturesLeak();
       }
       capturesLeak.set(group);
     }
   }
 
-  PcreSyntaxException capturesLeakUnsupported() {
-    return in.unsupported("a backreference to a group that is repeated or inside a repeat, lookaround or atomic group");
+  void refuseCapturesLeak() throws PcreSyntaxException {
+    refuse("a backreference to a group that is repeated or inside a repeat, lookaround or atomic group");
   }
 
   /** A '{': a quantifier when it reads {n}, {n,} or {n,m}; otherwise a literal in PCRE2 10.42. */

@@ -63,7 +63,8 @@ import java.util.Map;
  * output without libpcre2.
  *
  * <p>The rest is refused with a {@link PcreSyntaxException} saying "not supported by relabel"
- * rather than approximated. What Java cannot express: recursion and subroutine calls,
+ * rather than approximated, unless PCRE2 rejects the pattern for something else ({@link
+ * PcreReadOn} reads on to find out). What Java cannot express: recursion and subroutine calls,
  * conditionals, branch reset, {@code (*VERB)} and other {@code (*...)} items, callouts,
  * {@code \K}, non-atomic assertions, the {@code x}, {@code n}, {@code J} and {@code U} options,
  * Unicode properties other than general categories, {@code Any} and {@code Xan Xps Xsp Xwd Xuc},
@@ -84,16 +85,29 @@ final class PcreTranslator extends PcreGroups {
 
   /** Translates a whole PCRE2 pattern; see the class comment. */
   static String translate(String pattern) throws PcreSyntaxException {
+    try {
+      return translated(pattern, false).out.toString();
+    } catch (PcreSyntaxException e) {
+      // Something relabel cannot run: unless PCRE2 rejects the pattern for something else.
+      throw e.unsupported() ? PcreReadOn.verdict(pattern, e) : e;
+    }
+  }
+
+  /** Both passes over {@code pattern}; {@code readingOn}: see {@link PcreReadOn}. */
+  static PcreTranslator translated(String pattern, boolean readingOn) throws PcreSyntaxException {
     // PCRE2 allows a reference to a named group before the group: collect the names first. A
     // pattern that can neither name a group nor refer to one by name needs no first pass (most of
     // a policy's patterns: the pass doubled the time of a policy's load).
     Map<String, Integer> names = new HashMap<>();
     if (pattern.contains("(?") || pattern.contains("\\k") || pattern.contains("\\g")) {
-      new PcreTranslator(pattern, names, false).run();
+      PcreTranslator first = new PcreTranslator(pattern, names, false);
+      first.readingOn = readingOn;
+      first.run();
     }
     PcreTranslator translator = new PcreTranslator(pattern, names, true);
+    translator.readingOn = readingOn;
     translator.run();
-    return translator.out.toString();
+    return translator;
   }
 
   void run() throws PcreSyntaxException {
@@ -147,7 +161,7 @@ final class PcreTranslator extends PcreGroups {
     }
     for (int group : referencesInside.keySet()) {
       if (referencesReach(group, group)) {
-        throw in.unsupported("a backreference inside the group it names (directly or through other references)");
+        refuse("a backreference inside the group it names (directly or through other references)");
       }
     }
   }
@@ -180,14 +194,15 @@ final class PcreTranslator extends PcreGroups {
 
   void backReference(int group) throws PcreSyntaxException {
     if (inLookbehind()) {
+      // not read on: the lookbehind's length would then be misjudged
       throw in.unsupported("a backreference inside a lookbehind");
     }
     if (group > groups && group >= 10) {
       // Java reads \12 as \1 and '2' until group 12 has opened, and \k<name> needs the name defined.
-      throw in.unsupported("a reference to group 10 or above before the group opens");
+      refuse("a reference to group 10 or above before the group opens");
     }
     if (capturesLeak.get(group)) {
-      throw capturesLeakUnsupported();
+      refuseCapturesLeak();
     }
     referenced.set(group);
     for (Frame f = frame; f != null; f = f.parent) {
@@ -249,6 +264,23 @@ final class PcreTranslator extends PcreGroups {
     literal(in.octal(3));
   }
 
+  /**
+   * The refusal of the subroutine call {@code \g<...>} or {@code \g'...'}, {@code pos} at its
+   * opener; the call can be read past when it names a group by number or name.
+   */
+  private PcreSyntaxException subroutineCall(char terminator) {
+    int close = in.pattern.indexOf(terminator, in.pos + 1);
+    String target = close < 0 ? "" : in.pattern.substring(in.pos + 1, close);
+    if (!target.matches("[+-]?[0-9]{1,9}|[A-Za-z_][A-Za-z0-9_]{0,31}")) {
+      return in.unsupported("subroutine calls");
+    }
+    char first = target.charAt(0);
+    Object reference = first == '+' ? groups + Integer.parseInt(target.substring(1))
+        : first == '-' ? groups - Integer.parseInt(target.substring(1)) + 1
+        : PcreLexer.isDigit(first) ? Integer.valueOf(target) : target;
+    return in.unsupported("subroutine calls", in.pos - 2, close + 1, "(?:)", reference);
+  }
+
   /** {@code \g}: a number (absolute or relative), a braced name, or a subroutine call. */
   void gEscape() throws PcreSyntaxException {
     int n = in.pattern.length();
@@ -257,7 +289,7 @@ final class PcreTranslator extends PcreGroups {
     }
     char open = in.pattern.charAt(in.pos);
     if (open == '<' || open == '\'') {
-      throw in.unsupported("subroutine calls");
+      throw subroutineCall(open == '<' ? '>' : '\'');
     }
     boolean braced = open == '{';
     int save = in.pos;
@@ -364,7 +396,7 @@ final class PcreTranslator extends PcreGroups {
       case 'Z' -> assertion("(?=\\n?\\z)", false);
       // pcre2_match starts at offset 0, where Java's first find() puts \G too.
       case 'G' -> assertion("\\G", false);
-      case 'K' -> throw in.unsupported("\\K");
+      case 'K' -> throw in.unsupported("\\K", in.pos - 2, in.pos, "(?)", null); // PCRE2 repeats no \K
       // PCRE2's \R and \X are atomic; on bytes \X is CR LF or any one byte.
       case 'R' -> item("(?>\\r\\n|[\\n\\x{b}\\f\\r\\x{85}])", VARIABLE, 1, Shape.TYPE, PcreItemType.of(PcreItemType.ANYNL));
       case 'X' -> item("(?>\\r\\n|.)", VARIABLE, 1, Shape.TYPE, PcreItemType.of(PcreItemType.EXTUNI));

@@ -33,8 +33,9 @@ final class PcreVerbs {
     if (start >= p.length() || p.charAt(start) == ')') {
       return in.error("quantifier does not follow a repeatable item"); // "(*" and "(*)": a '*' after '('
     }
-    if (startOptionsEnd(p) > in.pos) {
-      return in.unsupported(UNSUPPORTED);
+    int options = startOptionsEnd(p);
+    if (options > in.pos) {
+      return in.unsupported(UNSUPPORTED, in.pos, options, "(?)", null);
     }
     int end = start;
     while (end < p.length() && PcreLexer.isWordByte(p.charAt(end))) {
@@ -44,7 +45,8 @@ final class PcreVerbs {
     char after = end < p.length() ? p.charAt(end) : 0;
     char first = p.charAt(start);
     if (first >= 'a' && first <= 'z') {
-      return ASSERTIONS.contains(name) && after == ':' ? in.unsupported(UNSUPPORTED)
+      return ASSERTIONS.contains(name) && after == ':'
+          ? in.unsupported(UNSUPPORTED, in.pos, end + 1, assertionStandIn(name), null)
           : in.error("(*alpha_assertion) not recognized");
     }
     boolean mark = name.equals("MARK") || name.isEmpty() && after == ':';
@@ -59,12 +61,24 @@ final class PcreVerbs {
       if (close == end + 1 && mark) {
         return in.error("(*MARK) must have an argument");
       }
-      return in.unsupported(UNSUPPORTED);
+      return in.unsupported(UNSUPPORTED, in.pos, close + 1, "(?:)", null);
     }
     if (after != ')') {
       return in.error("(*VERB) not recognized or malformed");
     }
-    return mark ? in.error("(*MARK) must have an argument") : in.unsupported(UNSUPPORTED);
+    return mark ? in.error("(*MARK) must have an argument") : in.unsupported(UNSUPPORTED, in.pos, end + 1, "(?:)", null);
+  }
+
+  /** The group an alphabetic assertion's opener {@code (*name:} stands for, to read what it holds. */
+  private static String assertionStandIn(String name) {
+    return switch (name) {
+      case "pla", "napla", "positive_lookahead", "non_atomic_positive_lookahead" -> "(?=";
+      case "nla", "negative_lookahead" -> "(?!";
+      case "plb", "naplb", "positive_lookbehind", "non_atomic_positive_lookbehind" -> "(?<=";
+      case "nlb", "negative_lookbehind" -> "(?<!";
+      case "atomic", "atomic_script_run", "asr" -> "(?>";
+      default -> "(?:"; // a script run
+    };
   }
 
   /** Where the start-of-pattern options that open {@code p} end (0 when there are none). */

@@ -169,6 +169,23 @@ abstract class PcreWriter {
     return top;
   }
 
+  /**
+   * Set by {@link PcreReadOn}, which reads a pattern on past a construct relabel cannot run: the
+   * limits of an exact translation ({@link #refuse}) then pass, since the translation is not
+   * used, only whether PCRE2 would reject the rest of the pattern.
+   */
+  boolean readingOn;
+
+  /**
+   * A limit of what relabel translates exactly was reached: refused, unless reading on (its
+   * stand-in is nothing: the same pattern is read again, on past the limit).
+   */
+  void refuse(String feature) throws PcreSyntaxException {
+    if (!readingOn) {
+      throw in.unsupported(feature, in.pos, in.pos, "", null);
+    }
+  }
+
   PcreWriter(String pattern, Map<String, Integer> names, boolean namesComplete) {
     this.in = new PcreLexer(pattern, () -> options.caseless());
     this.names = names;
