@@ -9,7 +9,7 @@ package dev.relabel.regex;
  * (PcreDifferentialTest holds them against it).
  */
 final class PcreCalls {
-  private static final String CALLS = "recursion and subroutine calls";
+  private static final String CALLS = "a recursion or subroutine call";
   /** Callout string delimiters: each closes itself, but '{', closed by '}'. */
   private static final String DELIMITERS = "`'\"^%#${";
 
@@ -51,7 +51,7 @@ final class PcreCalls {
     if (at >= p.length() || p.charAt(at) != ')') {
       return in.error("closing parenthesis for (?C expected");
     }
-    return in.unsupported("callouts", in.pos, at + 1, "(?)", null); // PCRE2 repeats no callout
+    return in.unsupported("a callout", in.pos, at + 1, "(?)", null); // PCRE2 repeats no callout
   }
 
   /** The refusal of the recursion {@code (?R} at {@code in.pos}. */

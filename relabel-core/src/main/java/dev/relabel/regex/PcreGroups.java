@@ -153,7 +153,7 @@ abstract class PcreGroups extends PcreRepeats {
         if (next == '=' || next == '!') {
           open("(?<" + next, Kind.LOOKBEHIND, 4);
         } else if (next == '*') {
-          throw in.unsupported("non-atomic assertions", in.pos, in.pos + 4, "(?<=", null);
+          throw in.unsupported("a non-atomic assertion", in.pos, in.pos + 4, "(?<=", null);
         } else {
           in.pos += 3;
           namedGroup('>');
@@ -176,9 +176,9 @@ abstract class PcreGroups extends PcreRepeats {
           throw in.error("unrecognized character after (?P");
         }
       }
-      case '*' -> throw in.unsupported("non-atomic assertions", in.pos, in.pos + 3, "(?=", null);
+      case '*' -> throw in.unsupported("a non-atomic assertion", in.pos, in.pos + 3, "(?=", null);
       // Not read on: a name may stand in two of its branches, which a plain group would refuse.
-      case '|' -> throw in.unsupported("branch reset groups");
+      case '|' -> throw in.unsupported("a branch reset group");
       case '(' -> throw conditional();
       case 'C' -> throw PcreCalls.callout(in);
       case 'R' -> throw PcreCalls.recursion(in);
@@ -201,11 +201,11 @@ abstract class PcreGroups extends PcreRepeats {
     String p = in.pattern;
     int condition = in.pos + 3;
     if (condition < p.length() && (p.charAt(condition) == '?' || p.charAt(condition) == '*')) {
-      return in.unsupported("conditional groups", in.pos, in.pos + 2, "(?:", null);
+      return in.unsupported("a conditional group", in.pos, in.pos + 2, "(?:", null);
     }
     int close = p.indexOf(')', condition);
     if (close < 0) {
-      return in.unsupported("conditional groups");
+      return in.unsupported("a conditional group");
     }
     String text = p.substring(condition, close);
     Object reference = null;
@@ -214,7 +214,7 @@ abstract class PcreGroups extends PcreRepeats {
     } else if (text.matches("<\\w+>|'\\w+'")) {
       reference = text.substring(1, text.length() - 1);
     }
-    return in.unsupported("conditional groups", in.pos, close + 1, "(?:", reference);
+    return in.unsupported("a conditional group", in.pos, close + 1, "(?:", reference);
   }
 
   /** Numbers a capturing group that is about to open. */

@@ -272,13 +272,13 @@ final class PcreTranslator extends PcreGroups {
     int close = in.pattern.indexOf(terminator, in.pos + 1);
     String target = close < 0 ? "" : in.pattern.substring(in.pos + 1, close);
     if (!target.matches("[+-]?[0-9]{1,9}|[A-Za-z_][A-Za-z0-9_]{0,31}")) {
-      return in.unsupported("subroutine calls");
+      return in.unsupported("a subroutine call");
     }
     char first = target.charAt(0);
     Object reference = first == '+' ? groups + Integer.parseInt(target.substring(1))
         : first == '-' ? groups - Integer.parseInt(target.substring(1)) + 1
         : PcreLexer.isDigit(first) ? Integer.valueOf(target) : target;
-    return in.unsupported("subroutine calls", in.pos - 2, close + 1, "(?:)", reference);
+    return in.unsupported("a subroutine call", in.pos - 2, close + 1, "(?:)", reference);
   }
 
   /** {@code \g}: a number (absolute or relative), a braced name, or a subroutine call. */

@@ -22,7 +22,7 @@ final class PcreVerbs {
   private static final Set<String> ASSERTIONS = Set.of("pla", "plb", "nla", "nlb", "napla", "naplb", "sr", "asr",
       "atomic", "positive_lookahead", "positive_lookbehind", "negative_lookahead", "negative_lookbehind",
       "non_atomic_positive_lookahead", "non_atomic_positive_lookbehind", "script_run", "atomic_script_run");
-  private static final String UNSUPPORTED = "(*VERB), (*OPTION) and (*alpha_assertion:...) items";
+  private static final String UNSUPPORTED = "a (*VERB), (*OPTION) or (*alpha_assertion:...) item";
 
   private PcreVerbs() {}
 

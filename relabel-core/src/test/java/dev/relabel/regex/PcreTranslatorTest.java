@@ -115,7 +115,7 @@ class PcreTranslatorTest {
 
   @Test
   void whatJavaCannotExpressIsRefusedNotApproximated() {
-    assertEquals("recursion and subroutine calls is not supported by relabel at offset 0",
+    assertEquals("a recursion or subroutine call is not supported by relabel at offset 0",
         refusal("(?R)"));
     assertEquals("the (?x) option is not supported by relabel at offset 2", refusal("(?x)a"));
     assertEquals("\\K is not supported by relabel at offset 2", refusal("\\K"));
