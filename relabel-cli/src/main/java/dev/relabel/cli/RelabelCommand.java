@@ -173,7 +173,6 @@ public class RelabelCommand implements Runnable, IoHost {
     Main.main(args);
   }
 
-  /** Runs {@code args} on picocli's path: the exit status. */
   /**
    * A path option's value: a name holding bytes the locale cannot decode is refused in words, not
    * with the JDK's exception (such a file can only be opened through the JDK's file API, which
@@ -188,6 +187,7 @@ public class RelabelCommand implements Runnable, IoHost {
     }
   }
 
+  /** Runs {@code args} on picocli's path: the exit status. */
   static int execute(Io io, String[] args) {
     CommandLine commandLine = commandLine(io, args);
     String[] expanded;

@@ -91,6 +91,10 @@ class ArgumentBytesIT {
     String option = run("C.UTF-8", "$TOOL -f fc$'\\xe9' /x 2>&1", launcher + " lookup");
     assertTrue(option.startsWith("relabel: Invalid value for option '--file-contexts': cannot name 'fc\u00e9': it holds"
         + " bytes the locale's charset cannot decode (run under a locale that decodes them)"), option);
+    // And a list of paths to restore (in restorecon's words, which name no program).
+    String list = run("C.UTF-8", "touch list$'\\xe9' && $TOOL -f list$'\\xe9' 2>&1", launcher + " restorecon");
+    assertTrue(list.startsWith("Unable to open list\u00e9: its name holds bytes the locale's charset cannot"
+        + " decode (run under a locale that decodes them)\n"), list);
   }
 
   /**

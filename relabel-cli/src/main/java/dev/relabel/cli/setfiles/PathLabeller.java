@@ -335,8 +335,9 @@ public final class PathLabeller {
     if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
       return fs.getReason();
     }
-    if (e instanceof InvalidPathException invalid) {
-      return invalid.getReason();
+    if (e instanceof InvalidPathException) {
+      // a file the JDK opens (a list of paths): the JDK cannot name it under this locale
+      return "its name holds bytes the locale's charset cannot decode (run under a locale that decodes them)";
     }
     return String.valueOf(e.getMessage());
   }
