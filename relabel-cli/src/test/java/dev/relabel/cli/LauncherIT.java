@@ -229,11 +229,6 @@ class LauncherIT {
   }
 
   /**
-   * JNA would extract its native library into its temporary directory at every start and fail
-   * where it cannot; the launcher points it at the one the build unpacked. An unusable directory
-   * (under /dev/null) stands for a read-only or noexec home and /tmp.
-   */
-  /**
    * A walk starts no child process: JNA, asked for "c", used to run {@code ldconfig -p} to find
    * the C library at every start (a fork and an exec, and in the SELinux VM an exec of
    * ldconfig_exec_t that relabel's domain has no reason to be allowed). The class-loading log shows
@@ -354,6 +349,11 @@ class LauncherIT {
     }
   }
 
+  /**
+   * JNA would extract its native library into its temporary directory at every start and fail
+   * where it cannot; the launcher points it at the one the build unpacked. An unusable directory
+   * (under /dev/null) stands for a read-only or noexec home and /tmp.
+   */
   @Test
   void startsWhereJnaCouldNotUnpackItsLibrary() throws Exception {
     Path root = Files.createDirectories(dir.resolve("jna-tree"));

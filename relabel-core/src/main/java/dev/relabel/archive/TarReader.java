@@ -421,7 +421,6 @@ public final class TarReader {
     return data.length;
   }
 
-  /** Whether the header's checksum field holds its checksum (a field that is no number does not). */
   /**
    * Whether the header's checksum field holds its sum, read as GNU tar reads it: a NUL, blanks,
    * octal digits, then the field's end, a NUL or a blank (what follows a NUL is not looked at, where

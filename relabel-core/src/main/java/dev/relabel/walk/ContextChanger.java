@@ -290,7 +290,6 @@ public final class ContextChanger implements AutoCloseable {
     return -1;
   }
 
-  /** The errno behind a java.nio failure to resolve a symlink. */
   /** Stops the worker threads once they are idle. */
   @Override
   public void close() {

@@ -79,15 +79,15 @@ public final class JsonReport implements RelabelListener {
   /** One error: a path (null when the error is not about one entry), an errno (0 if none), words. */
   private record Error(byte[] path, int errno, String message) {}
 
+  /** Every change, by directory and by type transition, whether listed or not. */
+  private final ChangeSummary summary = new ChangeSummary();
+
   /**
    * @param out where the document goes (standard output); flushed, never closed
    * @param command the verb, as the user typed it ({@code setfiles}, {@code lookup}, ...)
    * @param withChanges whether to list each change ({@code -v}); relabel reports only
    * @param dryRun whether nothing is written ({@code -n}); relabel reports only
    */
-  /** Every change, by directory and by type transition, whether listed or not. */
-  private final ChangeSummary summary = new ChangeSummary();
-
   public JsonReport(OutputStream out, Kind kind, String command, boolean withChanges, boolean dryRun) {
     this.out = out;
     this.kind = kind;

@@ -146,11 +146,6 @@ public final class SetfilesOutput implements RelabelListener {
     }
   }
 
-  /**
-   * A customized label kept (shown with {@code -v}, on standard output, as libselinux does), or a
-   * hard link whose names want different labels or a digest that could not be stored (always, on
-   * standard error).
-   */
   /** setfiles -D: a directory whose digest is unchanged, on standard output as libselinux logs it. */
   @Override
   public void skippedUnchanged(byte[] path) {
@@ -174,6 +169,7 @@ public final class SetfilesOutput implements RelabelListener {
     error(line.toByteArray());
   }
 
+  /** Any other notice (a digest that could not be stored, ...): always, on standard error. */
   @Override
   public void warned(String message) {
     if (message.startsWith("setxattr failed: ")) {

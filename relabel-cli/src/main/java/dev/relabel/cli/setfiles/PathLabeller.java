@@ -53,7 +53,6 @@ public final class PathLabeller {
   private final Mode mode;
   /** The alternate root, absolute, normalized; null without one. */
   private final String alternateRoot;
-  /** Directories (without trailing slashes) not to label; files too when not recursing. */
   /** The -e directories, tested as the engine tests a root (see {@link Exclusions#coversRoot}). */
   private final Exclusions excludedDirectories;
   private final boolean ignoreMissing;
