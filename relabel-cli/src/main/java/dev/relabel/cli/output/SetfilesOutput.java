@@ -169,7 +169,10 @@ public final class SetfilesOutput implements RelabelListener {
     error(line.toByteArray());
   }
 
-  /** Any other notice (a digest that could not be stored, ...): always, on standard error. */
+  /**
+   * A notice: a digest that could not be stored ({@code setxattr failed: ...}) always, on standard
+   * error, as libselinux logs it; any other only with -v, on standard output.
+   */
   @Override
   public void warned(String message) {
     if (message.startsWith("setxattr failed: ")) {
