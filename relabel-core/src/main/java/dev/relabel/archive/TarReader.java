@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarUtils;
 import org.apache.commons.compress.archivers.zip.ZipEncoding;
 import org.apache.commons.compress.archivers.zip.ZipEncodingHelper;
 
@@ -29,17 +28,7 @@ public final class TarReader {
   static final int MAX_EXTENDED_HEADER = 16 << 20;
 
   private static final ZipEncoding RAW = ZipEncodingHelper.getZipEncoding("ISO-8859-1");
-  private static final int SIZE_OFFSET = 124;
-  private static final int SIZE_LENGTH = 12;
-  private static final int MTIME_OFFSET = 136;
-  private static final int MTIME_LENGTH = 12;
-  private static final int FLAG_OFFSET = 156;
   private static final int ODD_FIELDS_SHOWN = 10;
-  private static final int MAGIC_OFFSET = 257;
-  private static final byte[] OLD_GNU_MAGIC = "ustar ".getBytes(StandardCharsets.US_ASCII);
-  private static final int OLD_GNU_EXTRA_OFFSET = 345;
-  private static final int CHECKSUM_OFFSET = 148;
-  private static final int CHECKSUM_LENGTH = 8;
 
   private final InputStream in;
   private long position;
@@ -102,11 +91,11 @@ public final class TarReader {
         endBlock = block == null ? new byte[0] : block;
         return null;
       }
-      if (!checksumMatches(block)) {
+      if (!TarHeaderFields.checksumMatches(block)) {
         throw new ArchiveException(where(longName), headerOffset,
             "bad header checksum (corrupt, or not a tar archive)");
       }
-      byte flag = block[FLAG_OFFSET];
+      byte flag = block[TarHeaderFields.FLAG_OFFSET];
       ByteArrayOutputStream into = paxBlock == null ? before : after;
       switch (flag) {
         case 'x', 'X' -> {
@@ -144,7 +133,7 @@ public final class TarReader {
       into.writeBytes(block);
       TarArchiveEntry entry;
       try {
-        entry = new TarArchiveEntry(forNames(block), RAW, true);
+        entry = new TarArchiveEntry(TarHeaderFields.forCommonsCompress(block), RAW, true);
       } catch (IOException | RuntimeException e) {
         throw new ArchiveException(where(null), headerOffset, "unreadable header: " + e.getMessage());
       }
@@ -163,7 +152,7 @@ public final class TarReader {
       long size = 0;
       try {
         if (flag != '1') {
-          size = number(block, SIZE_OFFSET, SIZE_LENGTH); // GNU tar does not read a hard link's
+          size = TarHeaderFields.number(block, TarHeaderFields.SIZE, false); // not a hard link's: GNU tar does not
         }
       } catch (IllegalArgumentException e) {
         throw new ArchiveException(nameText, offset, "bad size field");
@@ -189,7 +178,13 @@ public final class TarReader {
         link = TarMember.archivePath(firstOf(pax.value("linkpath"), longLink,
             entry.getLinkName().getBytes(StandardCharsets.ISO_8859_1)));
       }
-      checkFields(block, flag, nameText, offset);
+      for (TarHeaderFields.Field field : TarHeaderFields.unreadable(block)) {
+        if (oddFieldCount++ < ODD_FIELDS_SHOWN) {
+          oddFields.add(ArchiveException.where(nameText, offset) + ": the " + field.name() + " field '"
+              + TarHeaderFields.text(block, field) + "' is not a number (GNU tar says so, extracts the member and exits"
+              + " with status 2); copied as it is");
+        }
+      }
       current = new TarMember(offset, labelled, before.toByteArray(), paxBlock, pax, after.toByteArray(), nameText,
           labelled ? TarMember.archivePath(name) : null, labelled ? type : FileType.ANY, flag, link, size,
           modTime(block));
@@ -281,38 +276,6 @@ public final class TarReader {
     return all;
   }
 
-  /**
-   * The numeric fields GNU tar reads from every member's header (and a device's numbers) and
-   * reports when it cannot; not uid and gid, which it reads only where the owner has no name.
-   */
-  private void checkFields(byte[] block, byte flag, String name, long offset) {
-    List<String> fields = new ArrayList<>(List.of("mode", "mtime"));
-    if (flag == '3' || flag == '4') {
-      fields.addAll(List.of("devmajor", "devminor"));
-    }
-    for (String field : fields) {
-      int at = switch (field) {
-        case "mode" -> 100;
-        case "mtime" -> MTIME_OFFSET;
-        case "devmajor" -> 329;
-        default -> 337;
-      };
-      int length = field.equals("mtime") ? MTIME_LENGTH : 8;
-      try {
-        number(block, at, length);
-      } catch (IllegalArgumentException e) {
-        if ((block[at] & 0xff) == 0xff) {
-          continue; // base-256, negative: a time before 1970
-        }
-        if (oddFieldCount++ < ODD_FIELDS_SHOWN) {
-          String text = latin1(Arrays.copyOfRange(block, at, at + length)).replaceAll("\\x00+$", "");
-          oddFields.add(ArchiveException.where(name, offset) + ": the " + field + " field '" + text + "' is not a"
-              + " number (GNU tar says so, extracts the member and exits with status 2); copied as it is");
-        }
-      }
-    }
-  }
-
   /** What to call the member whose header is being read: its long name, or the one after the last member. */
   private String where(byte[] longName) {
     if (longName != null) {
@@ -329,7 +292,7 @@ public final class TarReader {
   private byte[] readExtended(byte[] block, long headerOffset, byte[] name) throws IOException {
     long size;
     try {
-      size = number(block, SIZE_OFFSET, SIZE_LENGTH);
+      size = TarHeaderFields.number(block, TarHeaderFields.SIZE, false);
     } catch (IllegalArgumentException e) {
       throw new ArchiveException(where(name), headerOffset, "bad size field in an extended header");
     }
@@ -421,111 +384,13 @@ public final class TarReader {
     return data.length;
   }
 
-  /**
-   * Whether the header's checksum field holds its sum, read as GNU tar reads it: a NUL, blanks,
-   * octal digits, then the field's end, a NUL or a blank (what follows a NUL is not looked at, where
-   * Commons Compress's {@code verifyCheckSum} refuses any byte after the digits but NULs and
-   * spaces); the sum counts the field as blanks, its bytes unsigned or signed.
-   */
-  static boolean checksumMatches(byte[] block) {
-    int at = CHECKSUM_OFFSET;
-    int end = CHECKSUM_OFFSET + CHECKSUM_LENGTH;
-    if (block[at] == 0) {
-      at++; // GNU tar: "Accommodate buggy tar of unknown vintage, which outputs leading NUL"
-    }
-    while (at < end && isBlank(block[at])) {
-      at++;
-    }
-    if (at == end || !isOctalDigit(block[at])) {
-      return false;
-    }
-    long recorded = 0;
-    while (at < end && isOctalDigit(block[at])) {
-      recorded = recorded * 8 + block[at++] - '0';
-    }
-    if (at < end && block[at] != 0 && !isBlank(block[at])) {
-      return false;
-    }
-    long unsigned = 0;
-    long signed = 0;
-    for (int i = 0; i < block.length; i++) {
-      byte b = i >= CHECKSUM_OFFSET && i < end ? (byte) ' ' : block[i];
-      unsigned += b & 0xff;
-      signed += b;
-    }
-    return recorded == unsigned || recorded == signed;
-  }
-
-  /**
-   * A header's numeric field as GNU tar reads it (its from_header): one NUL and blanks skipped,
-   * then octal digits up to the field's end, a NUL or a blank, or base-256 after a first byte of
-   * 0x80 (0xff, negative, is refused: sizes and times here are not). Commons Compress reads a
-   * field that starts with a NUL as 0, which would lose the archive's framing on a size.
-   */
-  static long number(byte[] block, int offset, int length) {
-    int at = offset;
-    int end = offset + length;
-    if (block[at] == 0) {
-      at++;
-    }
-    while (at < end && isBlank(block[at])) {
-      at++;
-    }
-    if (at < end && (block[at] & 0xff) == 0x80) {
-      return TarUtils.parseOctalOrBinary(block, at, end - at);
-    }
-    if (at == end || !isOctalDigit(block[at])) {
-      throw new IllegalArgumentException("not a number");
-    }
-    long value = 0;
-    while (at < end && isOctalDigit(block[at])) {
-      if (value >>> 60 != 0) {
-        throw new IllegalArgumentException("out of range");
-      }
-      value = value * 8 + block[at++] - '0';
-    }
-    if (at < end && block[at] != 0 && !isBlank(block[at])) {
-      throw new IllegalArgumentException("not a number");
-    }
-    return value;
-  }
-
   /** The member's mtime in seconds; 0 when the field cannot be read (it only names a new PAX header). */
   private static long modTime(byte[] block) {
     try {
-      return Math.max(0, number(block, MTIME_OFFSET, MTIME_LENGTH));
+      return Math.max(0, TarHeaderFields.number(block, TarHeaderFields.MTIME, false));
     } catch (IllegalArgumentException e) {
       return 0;
     }
-  }
-
-  /**
-   * A copy of a header for Commons Compress to read its name and link name from: the fields this
-   * class reads itself as GNU tar does (checksum, size, mtime) written as zeros, since Commons
-   * Compress reads them again and refuses spellings GNU tar takes.
-   */
-  private static byte[] forNames(byte[] block) {
-    byte[] copy = block.clone();
-    for (int[] field : new int[][] {{SIZE_OFFSET, SIZE_LENGTH}, {MTIME_OFFSET, MTIME_LENGTH},
-        {CHECKSUM_OFFSET, CHECKSUM_LENGTH}}) {
-      Arrays.fill(copy, field[0], field[0] + field[1] - 1, (byte) '0');
-      copy[field[0] + field[1] - 1] = 0;
-    }
-    if (Arrays.equals(copy, MAGIC_OFFSET, MAGIC_OFFSET + OLD_GNU_MAGIC.length, OLD_GNU_MAGIC, 0, OLD_GNU_MAGIC.length)
-        && copy[FLAG_OFFSET] != 'S') {
-      // An old GNU header's times, sparse map and real size, which GNU tar reads only for a sparse
-      // member ('S') and Commons Compress for every member, refusing one it cannot read.
-      Arrays.fill(copy, OLD_GNU_EXTRA_OFFSET, TarMember.BLOCK, (byte) 0);
-    }
-    return copy;
-  }
-
-  private static boolean isBlank(byte b) {
-    return b == ' ' || (b >= '\t' && b <= '\r'); // C's isspace in the C locale
-  }
-
-  private static boolean isOctalDigit(byte b) {
-    return b >= '0' && b <= '7';
   }
 
   private static boolean isZero(byte[] block) {
