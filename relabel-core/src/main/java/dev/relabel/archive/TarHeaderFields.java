@@ -95,11 +95,14 @@ final class TarHeaderFields {
     List<Field> unreadable = new ArrayList<>(0);
     for (Field field : fields) {
       try {
-        number(block, field, false);
-      } catch (IllegalArgumentException e) {
-        if ((block[field.offset()] & 0xff) != 0xff) { // base-256, negative: a time before 1970
-          unreadable.add(field);
+        if ((block[field.offset()] & 0xff) == 0xff) {
+          // base-256, negative (a time before 1970): read if it fits 64 bits, as GNU tar's time_t
+          TarUtils.parseOctalOrBinary(block, field.offset(), field.length());
+        } else {
+          number(block, field, false);
         }
+      } catch (IllegalArgumentException e) {
+        unreadable.add(field);
       }
     }
     return unreadable;
