@@ -28,20 +28,22 @@ public final class TarReader {
   static final int MAX_EXTENDED_HEADER = 16 << 20;
 
   private static final ZipEncoding RAW = ZipEncodingHelper.getZipEncoding("ISO-8859-1");
-  private static final int ODD_FIELDS_SHOWN = 10;
+  private static final int ODD_MEMBERS_SHOWN = 10;
 
   private final InputStream in;
   private long position;
   private TarMember current;
   private long dataLeft;
+  /** A global extended header's data with its padding, read ahead to be checked (see {@link #next}). */
+  private byte[] heldData;
   /** The end-of-archive block once read; empty when the archive ended without one. */
   private byte[] endBlock;
   /** Extended headers read at the end with no member after them. */
   private byte[] unclaimed = new byte[0];
   private String oddEnd;
-  /** What GNU tar would report about members' headers, but copies (fields it cannot read). */
-  private final List<String> oddFields = new ArrayList<>();
-  private int oddFieldCount;
+  /** What GNU tar would report about members' headers, but copies (fields it cannot read, ...). */
+  private final List<String> oddMembers = new ArrayList<>();
+  private int oddMemberCount;
   /** How many bytes of a last, partial header block the archive ended with (GNU tar ignores them). */
   private int partialBlock;
   /** The last member read, to place an error in a header that could not be read. */
@@ -179,23 +181,41 @@ public final class TarReader {
             entry.getLinkName().getBytes(StandardCharsets.ISO_8859_1)));
       }
       for (TarHeaderFields.Field field : TarHeaderFields.unreadable(block)) {
-        if (oddFieldCount++ < ODD_FIELDS_SHOWN) {
-          oddFields.add(ArchiveException.where(nameText, offset) + ": the " + field.name() + " field '"
-              + TarHeaderFields.text(block, field) + "' is not a number (GNU tar says so, extracts the member and exits"
-              + " with status 2); copied as it is");
-        }
+        odd(ArchiveException.where(nameText, offset) + ": the " + field.name() + " field '"
+            + TarHeaderFields.text(block, field) + "' is not a number (GNU tar says so, extracts the member and exits"
+            + " with status 2); copied as it is");
       }
       current = new TarMember(offset, labelled, before.toByteArray(), paxBlock, pax, after.toByteArray(), nameText,
           labelled ? TarMember.archivePath(name) : null, labelled ? type : FileType.ANY, flag, link, size,
           modTime(block));
       dataLeft = current.paddedDataSize();
       previousName = nameText;
+      if (flag == 'g' && dataLeft <= MAX_EXTENDED_HEADER) {
+        // GNU tar applies its records to the members after it, and reports malformed ones
+        heldData = new byte[(int) dataLeft];
+        int read = in.readNBytes(heldData, 0, heldData.length);
+        position += read;
+        if (read < heldData.length) {
+          throw truncated();
+        }
+        dataLeft = 0;
+        try {
+          PaxRecords.parse(Arrays.copyOf(heldData, (int) size));
+        } catch (IllegalArgumentException e) {
+          odd(ArchiveException.where(nameText, offset) + ": the global extended header is malformed (" + e.getMessage()
+              + "; GNU tar says so, goes on and exits with status 2); copied as it is");
+        }
+      }
       return current;
     }
   }
 
   /** Copies the current member's data, with its padding, as it is. */
   public void copyData(OutputStream out) throws IOException {
+    if (heldData != null) {
+      out.write(heldData);
+      heldData = null;
+    }
     byte[] buffer = new byte[(int) Math.min(1 << 16, Math.max(TarMember.BLOCK, dataLeft))];
     while (dataLeft > 0) {
       int n = in.read(buffer, 0, (int) Math.min(buffer.length, dataLeft));
@@ -211,6 +231,12 @@ public final class TarReader {
 
   /** The current member's data with its padding (for members small enough to hold). */
   public byte[] readData() throws IOException {
+    if (heldData != null) {
+      byte[] held = heldData;
+      heldData = null;
+      current = null;
+      return held;
+    }
     byte[] data = new byte[(int) dataLeft];
     int read = in.readNBytes(data, 0, data.length);
     position += read;
@@ -224,6 +250,7 @@ public final class TarReader {
 
   /** Skips the current member's data. */
   public void skipData() throws IOException {
+    heldData = null;
     try {
       // A file's skip may seek past its end: the last byte is read, so that a truncation shows here.
       if (dataLeft > 0) {
@@ -260,20 +287,27 @@ public final class TarReader {
 
   /**
    * At the end: what GNU tar would report about the archive but takes, which this reader took
-   * too: header fields it cannot read (it says so, extracts the member and exits with status 2;
-   * the first {@value #ODD_FIELDS_SHOWN}, then a count), and last what was odd about how the
-   * archive ended (no end-of-archive blocks, a partial header block, extended headers without a
-   * member), which GNU tar takes silently. Empty when nothing was odd.
+   * too: header fields it cannot read and malformed global headers (it says so, goes on and
+   * exits with status 2; the first {@value #ODD_MEMBERS_SHOWN}, then a count), and last what was
+   * odd about how the archive ended (no end-of-archive blocks, a partial header block, extended
+   * headers without a member), which GNU tar takes silently. Empty when nothing was odd.
    */
   public List<String> oddities() {
-    List<String> all = new ArrayList<>(oddFields);
-    if (oddFieldCount > oddFields.size()) {
-      all.add((oddFieldCount - oddFields.size()) + " more header fields are not numbers");
+    List<String> all = new ArrayList<>(oddMembers);
+    if (oddMemberCount > oddMembers.size()) {
+      all.add((oddMemberCount - oddMembers.size()) + " more such warnings about members");
     }
     if (oddEnd != null) {
       all.add(oddEnd);
     }
     return all;
+  }
+
+  /** Something GNU tar reports about a member and takes: the first {@value #ODD_MEMBERS_SHOWN} are kept. */
+  private void odd(String message) {
+    if (oddMemberCount++ < ODD_MEMBERS_SHOWN) {
+      oddMembers.add(message);
+    }
   }
 
   /** What to call the member whose header is being read: its long name, or the one after the last member. */

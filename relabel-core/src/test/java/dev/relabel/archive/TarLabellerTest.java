@@ -526,6 +526,41 @@ class TarLabellerTest {
     assertEquals(gnu.out(), AttrTrees.run(List.of("tar", "-tvf", out.toString()), base).out());
   }
 
+  @Test
+  void aMalformedGlobalHeaderIsCopiedWithAWarning() throws Exception {
+    // GNU tar: "Malformed extended header: missing blank after length", goes on, exits with status 2
+    Path in = python("global.tar", "import io, sys, tarfile\n"
+        + "t = tarfile.open(sys.argv[1] + '.whole', 'w', format=tarfile.PAX_FORMAT, pax_headers={'comment': 'xyz'})\n"
+        + "m = tarfile.TarInfo('etc/passwd'); m.size = 2\n"
+        + "t.addfile(m, io.BytesIO(b'x\\n'))\n"
+        + "t.close()\n"
+        + "d = bytearray(open(sys.argv[1] + '.whole', 'rb').read())\n"
+        + "assert d[156:157] == b'g' and d[512:514] == b'15'\n"
+        + "d[512:514] = b'1x'\n"
+        + "open(sys.argv[1], 'wb').write(bytes(d))\n");
+    Run gnu = AttrTrees.run(List.of("tar", "-tf", in.toString()), base);
+    assertEquals(2, gnu.status(), gnu::toString);
+    assertTrue(gnu.err().contains("Malformed extended header"), gnu::toString);
+    assertEquals("etc/passwd\n", gnu.out());
+    List<String> warnings = new ArrayList<>();
+    Path out = label(in, "global-labelled.tar", 1, warnings);
+    assertEquals(List.of("member '././@PaxHeader' at offset 0: the global extended header is malformed (malformed"
+        + " PAX record at byte 0 of the extended header; GNU tar says so, goes on and exits with status 2); copied as it"
+        + " is"), warnings);
+    byte[] labelled = Files.readAllBytes(out);
+    assertArrayEquals(Arrays.copyOf(Files.readAllBytes(in), 1024), Arrays.copyOf(labelled, 1024), "copied as it is");
+    assertEquals(gnu.out(), AttrTrees.run(List.of("tar", "-tf", out.toString()), base).out());
+    // a well-formed one is taken silently
+    Path good = python("global-good.tar", "import io, sys, tarfile\n"
+        + "t = tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT, pax_headers={'comment': 'xyz'})\n"
+        + "m = tarfile.TarInfo('etc/passwd'); m.size = 2\n"
+        + "t.addfile(m, io.BytesIO(b'x\\n'))\n"
+        + "t.close()\n");
+    List<String> none = new ArrayList<>();
+    label(good, "global-good-labelled.tar", 1, none);
+    assertEquals(List.of(), none);
+  }
+
   /** A header's sum with its checksum field counted as blanks. */
   private static long headerSum(byte[] archive, int header) {
     long sum = 8 * ' ';
