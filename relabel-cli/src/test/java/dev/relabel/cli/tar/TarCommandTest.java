@@ -222,11 +222,14 @@ class TarCommandTest {
   }
 
   @Test
-  void aDirectorysTimesSurviveExtractionTo100Nanoseconds() throws Exception {
+  void aDirectorysTimesSurviveExtractionTo100NanosecondsAlsoBefore1970() throws Exception {
     // GNU tar --format=posix keeps nanoseconds; Commons Compress writes a PAX mtime to 100 ns.
     Instant modified = Instant.ofEpochSecond(1_704_164_645L, 123_456_789);
     Files.setLastModifiedTime(tree.resolve("etc/a.conf"), FileTime.from(modified));
     Files.setLastModifiedTime(tree.resolve("etc/b.conf"), FileTime.from(Instant.ofEpochSecond(1_704_164_645L)));
+    // before 1970: set with touch, as the JDK 17 sets a negative time as 0
+    Instant before1970 = Instant.ofEpochSecond(-2, 500_000_000);
+    AttrTrees.check(List.of("touch", "-d", "1969-12-31 23:59:58.5 UTC", tree.resolve("usr/bin/ls").toString()), dir);
     Path out = dir.resolve("dir.tar");
     assertEquals(0, tar(new byte[0], "-C", tree.toString(), out.toString()).status());
     Path extracted = Files.createDirectory(dir.resolve("extracted"));
@@ -234,6 +237,7 @@ class TarCommandTest {
     assertEquals(modified.minusNanos(89), Files.getLastModifiedTime(extracted.resolve("etc/a.conf")).toInstant());
     assertEquals(Instant.ofEpochSecond(1_704_164_645L),
         Files.getLastModifiedTime(extracted.resolve("etc/b.conf")).toInstant());
+    assertEquals(before1970, Files.getLastModifiedTime(extracted.resolve("usr/bin/ls")).toInstant());
   }
 
   @Test
