@@ -275,37 +275,53 @@ public final class TarCommand implements Callable<Integer> {
   }
 
   /**
-   * IN: a file, or standard input copied to a temporary file first (the labeller reads its input
-   * twice: once for the hard links, once to label).
+   * IN: a file; or standard input, or a pipe or FIFO named as IN ({@code <(zcat image.tar.gz)},
+   * {@code /dev/stdin}), copied to a temporary file first (the labeller reads its input twice:
+   * once for the hard links, once to label). {@code shown} is what messages call it.
    */
-  private record Input(Path file, boolean temporary, Codec codec) implements AutoCloseable {
+  private record Input(Path file, boolean temporary, String shown, Codec codec) implements AutoCloseable {
     static Input open(Io io, String name) throws IOException {
       Path file;
-      boolean temporary = name.equals("-");
-      if (temporary) {
-        file = Files.createTempFile("relabel-tar-", ".in");
-        try (OutputStream copy = Files.newOutputStream(file)) {
-          io.in().transferTo(copy);
-        } catch (IOException e) {
-          Files.deleteIfExists(file);
-          throw e;
-        }
+      boolean temporary;
+      if (name.equals("-")) {
+        file = copied(io.in());
+        temporary = true;
       } else {
         file = Path.of(name);
-        if (!Files.isRegularFile(file)) {
-          throw new Failure(name + ": " + (Files.exists(file) ? "not a regular file" : "No such file or directory"));
+        temporary = !Files.isRegularFile(file);
+        if (temporary) {
+          if (!Files.exists(file)) {
+            throw new Failure(name + ": No such file or directory");
+          }
+          if (Files.isDirectory(file)) {
+            throw new Failure(name + ": Is a directory (-C DIR archives a directory)");
+          }
+          try (InputStream stream = Files.newInputStream(file)) {
+            file = copied(stream);
+          }
         }
       }
       Codec codec;
       try (InputStream raw = new java.io.BufferedInputStream(new FileInputStream(file.toFile()))) {
         codec = Codec.detect(raw).codec();
       }
-      return new Input(file, temporary, codec);
+      return new Input(file, temporary, name.equals("-") ? "standard input" : name, codec);
+    }
+
+    /** A temporary file holding what {@code stream} gives. */
+    private static Path copied(InputStream stream) throws IOException {
+      Path file = Files.createTempFile("relabel-tar-", ".in");
+      try (OutputStream copy = Files.newOutputStream(file)) {
+        stream.transferTo(copy);
+      } catch (IOException e) {
+        Files.deleteIfExists(file);
+        throw e;
+      }
+      return file;
     }
 
     TarSource source() {
       TarSource source = TarSource.of(file);
-      String shown = temporary ? "standard input" : file.toString();
       return () -> {
         try {
           return source.open();

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.TarTools;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -238,6 +240,33 @@ class TarCommandTest {
     assertEquals(Instant.ofEpochSecond(1_704_164_645L),
         Files.getLastModifiedTime(extracted.resolve("etc/b.conf")).toInstant());
     assertEquals(before1970, Files.getLastModifiedTime(extracted.resolve("usr/bin/ls")).toInstant());
+  }
+
+  @Test
+  void aPipeAsInIsReadOnceIntoATemporaryFile() throws Exception {
+    // relabel tar <(zcat image.tar.gz) out.tar: IN is a pipe, which cannot be read twice
+    Path fifo = dir.resolve("in.fifo");
+    AttrTrees.check(List.of("mkfifo", fifo.toString()), dir);
+    byte[] bytes = Files.readAllBytes(archive);
+    Thread writer = new Thread(() -> {
+      try {
+        Files.write(fifo, bytes);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    writer.setDaemon(true); // blocks until relabel opens the FIFO; left behind if it never does
+    writer.start();
+    Path fromPipe = dir.resolve("from-pipe.tar");
+    Cli.Result piped = tar(new byte[0], fifo.toString(), fromPipe.toString());
+    assertEquals(0, piped.status(), piped::toString);
+    writer.join();
+    Path fromFile = dir.resolve("from-file.tar");
+    assertEquals(0, tar(new byte[0], archive.toString(), fromFile.toString()).status());
+    assertArrayEquals(Files.readAllBytes(fromFile), Files.readAllBytes(fromPipe));
+    Cli.Result directory = tar(new byte[0], tree.toString(), dir.resolve("d.tar").toString());
+    assertEquals(1, directory.status(), directory::toString);
+    assertEquals("relabel: " + tree + ": Is a directory (-C DIR archives a directory)\n", directory.err());
   }
 
   @Test
