@@ -233,8 +233,17 @@ public final class TarCommand implements Callable<Integer> {
         try (OutputStream compressed = new LazyCompression(codec, CloseShieldOutputStream.wrap(io.out()))) {
           report = write(labeller, input, compressed);
         }
+      } else if (Files.exists(Path.of(out)) && !Files.isRegularFile(Path.of(out))) {
+        // a pipe, FIFO or device (>(zstd > x.tar.zst), /dev/stdout): written as it comes, as
+        // standard output is; renaming a temporary over it would replace it with a file
+        try (OutputStream target = new FileOutputStream(out);
+            OutputStream compressed = new LazyCompression(codec, target)) {
+          report = write(labeller, input, compressed);
+        }
       } else {
-        report = writeWhole(labeller, input, Path.of(out), codec);
+        // through a symbolic link: the file it names is replaced, the link kept
+        Path file = Files.exists(Path.of(out)) ? Path.of(out).toRealPath() : Path.of(out);
+        report = writeWhole(labeller, input, file, codec);
       }
       reporting.completed(report);
       return ExitStatus.OK;

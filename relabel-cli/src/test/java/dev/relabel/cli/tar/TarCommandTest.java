@@ -14,10 +14,12 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -267,6 +269,33 @@ class TarCommandTest {
     Cli.Result directory = tar(new byte[0], tree.toString(), dir.resolve("d.tar").toString());
     assertEquals(1, directory.status(), directory::toString);
     assertEquals("relabel: " + tree + ": Is a directory (-C DIR archives a directory)\n", directory.err());
+  }
+
+  @Test
+  void aPipeOrSymlinkAsOutIsWrittenThroughNotReplaced() throws Exception {
+    Path fromFile = dir.resolve("from-file.tar");
+    assertEquals(0, tar(new byte[0], archive.toString(), fromFile.toString()).status());
+    // relabel tar in.tar >(zstd > out.tar.zst): OUT is a pipe; a FIFO stands for it
+    Path fifo = dir.resolve("out.fifo");
+    AttrTrees.check(List.of("mkfifo", fifo.toString()), dir);
+    CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
+      try {
+        return Files.readAllBytes(fifo);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    Cli.Result piped = tar(new byte[0], archive.toString(), fifo.toString());
+    assertEquals(0, piped.status(), piped::toString);
+    // (before the read's result: a FIFO replaced by a file is never opened, and the read waits)
+    assertTrue(Files.readAttributes(fifo, BasicFileAttributes.class).isOther(), "the FIFO was replaced");
+    assertArrayEquals(Files.readAllBytes(fromFile), read.get());
+    // a symbolic link: the file it names gets the archive, the link stays
+    Path target = Files.writeString(dir.resolve("target.tar"), "old\n");
+    Path link = Files.createSymbolicLink(dir.resolve("link.tar"), target.getFileName());
+    assertEquals(0, tar(new byte[0], archive.toString(), link.toString()).status());
+    assertTrue(Files.isSymbolicLink(link), "the link was replaced");
+    assertArrayEquals(Files.readAllBytes(fromFile), Files.readAllBytes(target));
   }
 
   @Test
