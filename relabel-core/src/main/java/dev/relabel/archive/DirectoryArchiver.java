@@ -14,9 +14,11 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
@@ -40,13 +42,30 @@ public final class DirectoryArchiver {
 
   /** Writes {@code directory}'s labelled archive (uncompressed) to {@code out}, or checks it when out is null. */
   public static RelabelReport archive(Path directory, TarLabeller labeller, OutputStream out) throws IOException {
+    return archive(directory, labeller, out, List.of());
+  }
+
+  /**
+   * The same, leaving out the files {@code archives} names where they lie in the directory (by
+   * device and inode): the archive being written and the file it will replace, as GNU tar leaves
+   * out its archive ("file is the archive; not dumped"; saying so is the caller's).
+   */
+  public static RelabelReport archive(Path directory, TarLabeller labeller, OutputStream out, List<Path> archives)
+      throws IOException {
     long start = System.nanoTime();
     if (!Files.isDirectory(directory, NOFOLLOW)) {
       throw new IOException(directory + ": not a directory");
     }
+    Set<List<Long>> leftOut = new HashSet<>();
+    for (Path archive : archives) {
+      if (Files.exists(archive, NOFOLLOW)) {
+        Map<String, Object> attributes = Files.readAttributes(archive, "unix:dev,ino", NOFOLLOW);
+        leftOut.add(List.of((Long) attributes.get("dev"), (Long) attributes.get("ino")));
+      }
+    }
     Map<List<Long>, List<byte[]>> inodes = new LinkedHashMap<>();
-    walk(directory, new byte[] {'/'}, (path, name, attributes) -> {
-      if ((int) attributes.get("nlink") > 1 && !Files.isDirectory(path, NOFOLLOW)) {
+    walk(directory, new byte[] {'/'}, leftOut, (path, name, attributes) -> {
+      if (attributes != null && (int) attributes.get("nlink") > 1 && !Files.isDirectory(path, NOFOLLOW)) {
         inodes.computeIfAbsent(List.of((Long) attributes.get("dev"), (Long) attributes.get("ino")),
             k -> new ArrayList<>(2)).add(name);
       }
@@ -67,7 +86,11 @@ public final class DirectoryArchiver {
         tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_GNU);
         tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
         Map<List<Long>, String> firstNames = new HashMap<>();
-        walk(directory, new byte[] {'/'}, (path, name, attributes) -> write(tar, path, name, attributes, firstNames));
+        walk(directory, new byte[] {'/'}, leftOut, (path, name, attributes) -> {
+          if (attributes != null) {
+            write(tar, path, name, attributes, firstNames);
+          }
+        });
         tar.finish();
       } catch (Throwable e) {
         failure.set(e);
@@ -106,9 +129,16 @@ public final class DirectoryArchiver {
     void visit(Path path, byte[] name, Map<String, Object> attributes) throws IOException;
   }
 
-  /** Every entry beneath {@code path} (itself first), each directory's names in byte order. */
-  private static void walk(Path path, byte[] name, Visitor visitor) throws IOException {
+  /**
+   * Every entry beneath {@code path} (itself first), each directory's names in byte order; one
+   * whose (device, inode) is in {@code leftOut} is visited with null attributes, and not entered.
+   */
+  private static void walk(Path path, byte[] name, Set<List<Long>> leftOut, Visitor visitor) throws IOException {
     Map<String, Object> attributes = Files.readAttributes(path, "unix:*", NOFOLLOW);
+    if (leftOut.contains(List.of((Long) attributes.get("dev"), (Long) attributes.get("ino")))) {
+      visitor.visit(path, name, null);
+      return;
+    }
     visitor.visit(path, name, attributes);
     if (!Files.isDirectory(path, NOFOLLOW)) {
       return;
@@ -129,7 +159,7 @@ public final class DirectoryArchiver {
     }
     Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(names.get(a), names.get(b)));
     for (int i : order) {
-      walk(children.get(i), join(name, names.get(i)), visitor);
+      walk(children.get(i), join(name, names.get(i)), leftOut, visitor);
     }
   }
 

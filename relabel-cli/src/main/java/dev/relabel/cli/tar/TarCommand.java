@@ -243,6 +243,9 @@ public final class TarCommand implements Callable<Integer> {
       } else {
         // through a symbolic link: the file it names is replaced, the link kept
         Path file = Files.exists(Path.of(out)) ? Path.of(out).toRealPath() : Path.of(out);
+        if (directory != null && file.toAbsolutePath().getParent().toRealPath().startsWith(directory.toRealPath())) {
+          io.err().write(("relabel: " + out + ": file is the archive; not dumped\n").getBytes(io.charset()));
+        }
         report = writeWhole(labeller, input, file, codec);
       }
       reporting.completed(report);
@@ -251,7 +254,13 @@ public final class TarCommand implements Callable<Integer> {
   }
 
   private RelabelReport write(TarLabeller labeller, Input input, OutputStream out) throws IOException {
-    return directory != null ? DirectoryArchiver.archive(directory, labeller, out)
+    return write(labeller, input, out, List.of());
+  }
+
+  /** With -C, {@code archives} (OUT and its temporary) are left out where they lie in DIR. */
+  private RelabelReport write(TarLabeller labeller, Input input, OutputStream out, List<Path> archives)
+      throws IOException {
+    return directory != null ? DirectoryArchiver.archive(directory, labeller, out, archives)
         : labeller.label(input.source(), out);
   }
 
@@ -266,7 +275,7 @@ public final class TarCommand implements Callable<Integer> {
         BufferedOutputStream buffered = new BufferedOutputStream(file, 1 << 16);
         // closing the compressed stream finishes it; the file stays open to be synced
         try (OutputStream compressed = codec.compress(CloseShieldOutputStream.wrap(buffered))) {
-          report = write(labeller, input, compressed);
+          report = write(labeller, input, compressed, List.of(absolute, temporary));
         }
         buffered.flush();
         file.getFD().sync();

@@ -299,6 +299,21 @@ class TarCommandTest {
   }
 
   @Test
+  void anOutInsideTheDirectoryIsLeftOutOfItsArchive() throws Exception {
+    // as GNU tar: "tar: ./out.tar: file is the archive; not dumped"; an old OUT is left out too
+    Path out = Files.writeString(tree.resolve("out.tar"), "an old archive\n");
+    Cli.Result r = tar(new byte[0], "-C", tree.toString(), out.toString());
+    assertEquals(0, r.status(), r::toString);
+    assertEquals("relabel: " + out + ": file is the archive; not dumped\n", r.err());
+    Path got = Files.move(out, dir.resolve("got.tar"));
+    Path expected = dir.resolve("expected.tar");
+    assertEquals(0, tar(new byte[0], "-C", tree.toString(), expected.toString()).status());
+    String names = AttrTrees.check(List.of("tar", "-tf", got.toString()), dir);
+    assertFalse(names.contains("out.tar"), names);
+    assertEquals(AttrTrees.check(List.of("tar", "-tf", expected.toString()), dir), names);
+  }
+
+  @Test
   void usageErrors() {
     Cli.Result json = tar(new byte[0], "--json", archive.toString());
     assertEquals(1, json.status());
