@@ -1,5 +1,6 @@
 package dev.relabel.archive;
 
+import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +33,7 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  * user who can read the tree can make a labelled image of it. Commons Compress writes the plain
  * archive into a pipe (names as raw bytes, ISO-8859-1) and the labeller reads it as it reads any
  * archive; the hard links are learnt by a first walk that only reads the entries' status.
- * Sockets are left out, as tar leaves them. Names are the kernel's bytes whatever the locale (see
+ * Sockets are left out, as tar leaves them, with its "socket ignored". Names are the kernel's bytes whatever the locale (see
  * {@link #rawBytes}).
  */
 public final class DirectoryArchiver {
@@ -88,7 +89,7 @@ public final class DirectoryArchiver {
         Map<List<Long>, String> firstNames = new HashMap<>();
         walk(directory, new byte[] {'/'}, leftOut, (path, name, attributes) -> {
           if (attributes != null) {
-            write(tar, path, name, attributes, firstNames);
+            write(tar, path, name, attributes, firstNames, labeller.listener());
           }
         });
         tar.finish();
@@ -164,11 +165,13 @@ public final class DirectoryArchiver {
   }
 
   private static void write(TarArchiveOutputStream tar, Path path, byte[] name, Map<String, Object> attributes,
-      Map<List<Long>, String> firstNames) throws IOException {
+      Map<List<Long>, String> firstNames, RelabelListener listener) throws IOException {
     int mode = (int) attributes.get("mode");
     int format = mode & 0170000;
     if (format == 0140000) {
-      return; // a socket: tar leaves them out
+      // a socket: tar leaves them out, and says so
+      listener.warned("." + new String(name, java.nio.charset.StandardCharsets.UTF_8) + ": socket ignored");
+      return;
     }
     String entryName = "." + new String(name, java.nio.charset.StandardCharsets.ISO_8859_1)
         + (format == 0040000 && name.length > 1 ? "/" : "");

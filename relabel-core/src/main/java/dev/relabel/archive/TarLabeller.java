@@ -204,6 +204,11 @@ public final class TarLabeller {
   }
 
   /** One pass over {@code source}, whose hard links are {@code links}. */
+  /** Where this labeller reports; {@link DirectoryArchiver} says through it what it leaves out. */
+  RelabelListener listener() {
+    return listener;
+  }
+
   RelabelReport run(TarSource source, HardLinks links, OutputStream target, long start) throws IOException {
     ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads, daemon()) : null;
     OutputStream out = target == null ? null : new BufferedOutputStream(target, 1 << 16);
