@@ -33,8 +33,8 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  * user who can read the tree can make a labelled image of it. Commons Compress writes the plain
  * archive into a pipe (names as raw bytes, ISO-8859-1) and the labeller reads it as it reads any
  * archive; the hard links are learnt by a first walk that only reads the entries' status.
- * Sockets are left out, as tar leaves them, with its "socket ignored". Names are the kernel's bytes whatever the locale (see
- * {@link #rawBytes}).
+ * Sockets are left out, as tar leaves them, with its "socket ignored". Names are the kernel's
+ * bytes whatever the locale (see {@link #rawBytes}).
  */
 public final class DirectoryArchiver {
   private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
