@@ -26,9 +26,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -284,6 +286,12 @@ public final class TarCommand implements Callable<Integer> {
           ? Files.getPosixFilePermissions(absolute) : PosixFilePermissions.fromString("rw-r--r--"));
       Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       done = true;
+      // the rename is durable once the directory is (after a crash, OUT is the old or the new)
+      try (FileChannel parent = FileChannel.open(absolute.getParent(), StandardOpenOption.READ)) {
+        parent.force(true);
+      } catch (IOException e) {
+        // some file systems cannot sync a directory; OUT is whole either way
+      }
       return report;
     } finally {
       if (!done) {
