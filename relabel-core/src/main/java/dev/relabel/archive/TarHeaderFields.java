@@ -66,7 +66,10 @@ final class TarHeaderFields {
     return value;
   }
 
-  /** Whether the checksum field (octal only) holds the block's sum, the field counted as blanks, bytes unsigned or signed. */
+  /**
+   * Whether the checksum field (octal only) holds the block's sum: the field counted as blanks,
+   * the bytes unsigned or signed.
+   */
   static boolean checksumMatches(byte[] block) {
     long recorded;
     try {

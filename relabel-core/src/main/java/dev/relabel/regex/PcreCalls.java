@@ -4,9 +4,9 @@ package dev.relabel.regex;
  * Why a callout ({@code (?C...)}), a recursion ({@code (?R)}, {@code (?0)}) or a subroutine call
  * ({@code (?1)}, {@code (?-1)}, {@code (?&name)}, {@code (?P>name)}) is refused. relabel runs none
  * of them; what PCRE2 10.42 rejects from the item alone gets PCRE2's words, the rest is "not
- * supported by relabel", with a stand-in that names the called group: whether it exists is known
- * once {@link PcreReadOn} has read the whole pattern. The rules were read off libpcre2-8 10.42 item by item
- * (PcreDifferentialTest holds them against it).
+ * supported by relabel", with a stand-in that names the called group: whether it exists is
+ * known once {@link PcreReadOn} has read the whole pattern. The rules were read off libpcre2-8
+ * 10.42 item by item (PcreDifferentialTest holds them against it).
  */
 final class PcreCalls {
   private static final String CALLS = "a recursion or subroutine call";
@@ -57,7 +57,8 @@ final class PcreCalls {
   /** The refusal of the recursion {@code (?R} at {@code in.pos}. */
   static PcreSyntaxException recursion(PcreLexer in) {
     int at = in.pos + 3;
-    return at < in.pattern.length() && in.pattern.charAt(at) == ')' ? in.unsupported(CALLS, in.pos, at + 1, "(?:)", null)
+    return at < in.pattern.length() && in.pattern.charAt(at) == ')'
+        ? in.unsupported(CALLS, in.pos, at + 1, "(?:)", null)
         : in.error("(?R (recursive pattern call) must be followed by a closing parenthesis");
   }
 

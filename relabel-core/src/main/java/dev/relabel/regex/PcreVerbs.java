@@ -66,7 +66,8 @@ final class PcreVerbs {
     if (after != ')') {
       return in.error("(*VERB) not recognized or malformed");
     }
-    return mark ? in.error("(*MARK) must have an argument") : in.unsupported(UNSUPPORTED, in.pos, end + 1, "(?:)", null);
+    return mark ? in.error("(*MARK) must have an argument")
+        : in.unsupported(UNSUPPORTED, in.pos, end + 1, "(?:)", null);
   }
 
   /** The group an alphabetic assertion's opener {@code (*name:} stands for, to read what it holds. */
