@@ -18,6 +18,23 @@ import java.util.List;
  * @param status the exit status
  */
 public record FailureReport(List<String> messages, int status) {
+  /** Why a file operation failed, in strerror's words where the JDK names the error only by its class. */
+  public static String reason(java.nio.file.FileSystemException e) {
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "No such file or directory";
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "Permission denied";
+    }
+    if (e instanceof java.nio.file.NotDirectoryException) {
+      return "Not a directory";
+    }
+    if (e instanceof java.nio.file.FileAlreadyExistsException) {
+      return "File exists";
+    }
+    return e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
+  }
+
   /** Writes {@code e}'s lines on {@code err} (a stack trace too for an internal error with {@code RELABEL_DEBUG}). */
   public static FailureReport report(Exception e, PrintWriter err, ExitStatus.Scheme scheme) {
     List<String> messages = new ArrayList<>();
@@ -30,10 +47,14 @@ public record FailureReport(List<String> messages, int status) {
       messages.add(e.getMessage());
     } else if (e instanceof IOException || e instanceof UncheckedIOException) {
       IOException io = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
-      // A codec's EOFException says nothing ("I/O error: null" for a cut gzip stream).
-      String detail = io.getMessage() != null ? io.getMessage()
-          : io instanceof java.io.EOFException ? "unexpected end of input (truncated?)" : io.getClass().getSimpleName();
-      messages.add("I/O error: " + detail);
+      if (io instanceof java.nio.file.FileSystemException fs && fs.getFile() != null) {
+        messages.add(fs.getFile() + ": " + reason(fs));
+      } else {
+        // A codec's EOFException says nothing ("I/O error: null" for a cut gzip stream).
+        String detail = io.getMessage() != null ? io.getMessage()
+            : io instanceof java.io.EOFException ? "unexpected end of input (truncated?)" : io.getClass().getSimpleName();
+        messages.add("I/O error: " + detail);
+      }
     } else if (e instanceof java.nio.file.InvalidPathException invalid) {
       // A file named by bytes the locale cannot decode, which only the JDK's file API is asked to open.
       messages.add(invalid.getInput() + ": cannot open a file whose name the locale's charset cannot decode"

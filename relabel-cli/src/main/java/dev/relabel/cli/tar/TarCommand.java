@@ -3,6 +3,7 @@ package dev.relabel.cli.tar;
 import dev.relabel.cli.common.PolicyOption;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
@@ -235,6 +236,8 @@ public final class TarCommand implements Callable<Integer> {
         try (OutputStream compressed = new LazyCompression(codec, CloseShieldOutputStream.wrap(io.out()))) {
           report = write(labeller, input, compressed);
         }
+      } else if (Files.isDirectory(Path.of(out))) {
+        throw new Failure(out + ": Is a directory");
       } else if (Files.exists(Path.of(out)) && !Files.isRegularFile(Path.of(out))) {
         // a pipe, FIFO or device (>(zstd > x.tar.zst), /dev/stdout): written as it comes, as
         // standard output is; renaming a temporary over it would replace it with a file
@@ -269,7 +272,13 @@ public final class TarCommand implements Callable<Integer> {
   /** Writes OUT through a temporary beside it, renamed over it only once complete. */
   private RelabelReport writeWhole(TarLabeller labeller, Input input, Path out, Codec codec) throws IOException {
     Path absolute = out.toAbsolutePath();
-    Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".part");
+    Path temporary;
+    try {
+      temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".part");
+    } catch (java.nio.file.FileSystemException e) {
+      // named as OUT, not as the temporary beside it
+      throw new Failure(out + ": " + FailureReport.reason(e), e);
+    }
     boolean done = false;
     try {
       RelabelReport report;

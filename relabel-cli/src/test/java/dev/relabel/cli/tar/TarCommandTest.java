@@ -331,5 +331,13 @@ class TarCommandTest {
     Cli.Result missing = tar(new byte[0], dir.resolve("absent.tar").toString(), dir.resolve("o.tar").toString());
     assertEquals(1, missing.status());
     assertTrue(missing.err().endsWith("absent.tar: No such file or directory\n"), missing::toString);
+    // OUT where it cannot be: named as given, not as the temporary beside it
+    Path nowhere = dir.resolve("absent/o.tar");
+    Cli.Result noDirectory = tar(new byte[0], archive.toString(), nowhere.toString());
+    assertEquals(1, noDirectory.status());
+    assertEquals("relabel: " + nowhere + ": No such file or directory\n", noDirectory.err());
+    Cli.Result isDirectory = tar(new byte[0], archive.toString(), dir.toString());
+    assertEquals(1, isDirectory.status());
+    assertEquals("relabel: " + dir + ": Is a directory\n", isDirectory.err());
   }
 }
