@@ -84,6 +84,11 @@ abstract class PcreGroups extends PcreRepeats {
     if (frame.parent == null) {
       throw in.error("unmatched closing parenthesis");
     }
+    if (frame.maxBranches > 0 && frame.branches > frame.maxBranches) {
+      // the stand-in of a conditional group (PcreReadOn)
+      throw in.error(frame.maxBranches == 1 ? "DEFINE subpattern contains more than one branch"
+          : "conditional subpattern contains more than two branches");
+    }
     autoPossessAcrossStructure();
     endBranch();
     Frame closed = frame;
@@ -146,7 +151,11 @@ abstract class PcreGroups extends PcreRepeats {
     char next = in.pos + 3 < n ? in.pattern.charAt(in.pos + 3) : 0;
     switch (k) {
       case '#' -> comment();
-      case ':' -> open("(?:", Kind.GROUP, 3);
+      case ':' -> {
+        int at = in.pos;
+        open("(?:", Kind.GROUP, 3);
+        frame.maxBranches = branchLimits.getOrDefault(at, 0);
+      }
       case '>' -> open("(?>", Kind.ATOMIC, 3);
       case '=', '!' -> open("(?" + k, Kind.LOOKAHEAD, 3);
       case '<' -> {
@@ -201,7 +210,7 @@ abstract class PcreGroups extends PcreRepeats {
     String p = in.pattern;
     int condition = in.pos + 3;
     if (condition < p.length() && (p.charAt(condition) == '?' || p.charAt(condition) == '*')) {
-      return in.unsupported("a conditional group", in.pos, in.pos + 2, "(?:", null);
+      return in.unsupported("a conditional group", new PcreSyntaxException.StandIn(in.pos, in.pos + 2, "(?:", null, 2));
     }
     int close = p.indexOf(')', condition);
     if (close < 0) {
@@ -214,7 +223,8 @@ abstract class PcreGroups extends PcreRepeats {
     } else if (text.matches("<\\w+>|'\\w+'")) {
       reference = text.substring(1, text.length() - 1);
     }
-    return in.unsupported("a conditional group", in.pos, close + 1, "(?:", reference);
+    return in.unsupported("a conditional group",
+        new PcreSyntaxException.StandIn(in.pos, close + 1, "(?:", reference, text.equals("DEFINE") ? 1 : 2));
   }
 
   /** Numbers a capturing group that is about to open. */

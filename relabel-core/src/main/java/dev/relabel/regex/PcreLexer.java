@@ -417,8 +417,11 @@ final class PcreLexer {
    * to read the rest of the pattern ({@link PcreReadOn}); {@code reference} is the group it names.
    */
   PcreSyntaxException unsupported(String feature, int start, int end, String standIn, Object reference) {
-    return new PcreSyntaxException(feature + " is not supported by relabel", pos, true,
-        new PcreSyntaxException.StandIn(start, end, standIn, reference));
+    return unsupported(feature, new PcreSyntaxException.StandIn(start, end, standIn, reference, 0));
+  }
+
+  PcreSyntaxException unsupported(String feature, PcreSyntaxException.StandIn standIn) {
+    return new PcreSyntaxException(feature + " is not supported by relabel", pos, true, standIn);
   }
 
   static boolean isDigit(char c) {

@@ -1,7 +1,9 @@
 package dev.relabel.regex;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Whether a pattern relabel refuses as unsupported is one PCRE2 rejects as well, and then why: an
@@ -12,9 +14,10 @@ import java.util.List;
  * translation are let pass ({@link PcreWriter#readingOn}), and the pattern is translated again,
  * until it is read to its end or a construct has no stand-in. A syntax error met on the way is
  * PCRE2's, reported at its place in the original pattern; so is a call or condition that names a
- * group the whole pattern does not have ("reference to non-existent subpattern"). Otherwise the
- * first refusal stands. Constructs that change how the rest reads or which groups exist (the x,
- * n and J options, branch resets) have no stand-in.
+ * group the whole pattern does not have ("reference to non-existent subpattern"), and a
+ * conditional group with more alternatives than it may hold. Otherwise the first refusal stands.
+ * Constructs that change how the rest reads or which groups exist (the x, n and J options, branch
+ * resets) have no stand-in.
  */
 final class PcreReadOn {
   private PcreReadOn() {}
@@ -25,6 +28,7 @@ final class PcreReadOn {
     List<int[]> edits = new ArrayList<>(); // {start, removed, inserted}, each in the text it was made in
     List<Object> references = new ArrayList<>();
     List<Integer> referenceOffsets = new ArrayList<>();
+    Map<Integer, Integer> branchLimits = new HashMap<>(); // earlier stand-ins keep their place: edits go left to right
     PcreSyntaxException refusal = first;
     PcreTranslator translator;
     while (true) {
@@ -36,10 +40,13 @@ final class PcreReadOn {
         references.add(standIn.reference());
         referenceOffsets.add(original(edits, standIn.start()));
       }
+      if (standIn.maxBranches() > 0) {
+        branchLimits.put(standIn.start(), standIn.maxBranches());
+      }
       text = text.substring(0, standIn.start()) + standIn.text() + text.substring(standIn.end());
       edits.add(new int[] {standIn.start(), standIn.end() - standIn.start(), standIn.text().length()});
       try {
-        translator = PcreTranslator.translated(text, true);
+        translator = PcreTranslator.translated(text, true, branchLimits);
         break;
       } catch (PcreSyntaxException e) {
         if (!e.unsupported()) {

@@ -14,9 +14,11 @@ public final class PcreSyntaxException extends Exception {
    * What {@link PcreReadOn} puts in place of the construct from {@code start} to {@code end}: a
    * construct of the same shape relabel runs ({@code (?:)} for a call, {@code (?=} for an
    * alphabetic lookahead, {@code (?)} for what cannot be repeated); {@code reference} is the
-   * group it names (an Integer, a String name, or null), checked once the pattern is read.
+   * group it names (an Integer, a String name, or null), checked once the pattern is read;
+   * {@code maxBranches}, when above 0, the alternatives the group it opens may hold (a
+   * conditional's two, a DEFINE's one).
    */
-  record StandIn(int start, int end, String text, Object reference) {}
+  record StandIn(int start, int end, String text, Object reference, int maxBranches) {}
 
   public PcreSyntaxException(String message, int offset) {
     this(message, offset, false, null);

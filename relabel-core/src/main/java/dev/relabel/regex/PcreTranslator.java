@@ -93,8 +93,14 @@ final class PcreTranslator extends PcreGroups {
     }
   }
 
-  /** Both passes over {@code pattern}; {@code readingOn}: see {@link PcreReadOn}. */
+  /** Both passes over {@code pattern}. */
   static PcreTranslator translated(String pattern, boolean readingOn) throws PcreSyntaxException {
+    return translated(pattern, readingOn, Map.of());
+  }
+
+  /** Both passes; {@code readingOn} and {@code branchLimits}: see {@link PcreReadOn}. */
+  static PcreTranslator translated(String pattern, boolean readingOn, Map<Integer, Integer> branchLimits)
+      throws PcreSyntaxException {
     // PCRE2 allows a reference to a named group before the group: collect the names first. A
     // pattern that can neither name a group nor refer to one by name needs no first pass (most of
     // a policy's patterns: the pass doubled the time of a policy's load).
@@ -102,10 +108,12 @@ final class PcreTranslator extends PcreGroups {
     if (pattern.contains("(?") || pattern.contains("\\k") || pattern.contains("\\g")) {
       PcreTranslator first = new PcreTranslator(pattern, names, false);
       first.readingOn = readingOn;
+      first.branchLimits = branchLimits;
       first.run();
     }
     PcreTranslator translator = new PcreTranslator(pattern, names, true);
     translator.readingOn = readingOn;
+    translator.branchLimits = branchLimits;
     translator.run();
     return translator;
   }

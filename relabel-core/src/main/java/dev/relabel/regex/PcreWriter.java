@@ -71,6 +71,8 @@ abstract class PcreWriter {
     int branchLength;
     int groupLength = NO_BRANCH;
     int branches = 1;
+    /** Above 0: the alternatives a conditional group's stand-in may hold (see {@link #branchLimits}). */
+    int maxBranches;
     /** The shortest the current branch can match, and the shortest of the finished ones. */
     int branchMin;
     int groupMin = Integer.MAX_VALUE;
@@ -175,6 +177,8 @@ abstract class PcreWriter {
    * used, only whether PCRE2 would reject the rest of the pattern.
    */
   boolean readingOn;
+  /** Reading on: where a conditional group's stand-in opens, and the alternatives it may hold. */
+  Map<Integer, Integer> branchLimits = Map.of();
 
   /**
    * A limit of what relabel translates exactly was reached: refused, unless reading on (its

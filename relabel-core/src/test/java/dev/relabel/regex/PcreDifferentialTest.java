@@ -394,15 +394,16 @@ class PcreDifferentialTest {
    * Patterns PCRE2 rejects for something after a construct relabel cannot run, or for a group
    * such a construct names that the pattern does not have: relabel reads on past the construct
    * (PcreReadOn) and must reject them in PCRE2's words, not call them unsupported. Not covered
-   * (still "not supported"): what follows a branch reset or the x, n or J option, a conditional
-   * with three branches, an unknown property after one relabel cannot run.
+   * (still "not supported"): what follows a branch reset or the x, n or J option, an unknown
+   * property after one relabel cannot run.
    */
   private static final List<String> MALFORMED_LATER = List.of("(?1)", "(?&n)", "(?P>n)", "\\g<2>(a)", "(?2)(a)",
       "(?-1)", "(?+1)", "(a)(?-2)", "(?+2)(a)", "\\g<-1>", "\\g<+1>", "(?(1)b)", "(?(<n>)a)", "(?('n')a)",
       "(a)(?1)\\2", "(?R)\\k<zz>", "(?U", "(?Ua)", "(?U)a{2,1}", "(?U)a\\", "(?U)[z-a]", "(?U)(?<n>a)(?<n>b)",
       "(?1)(a", "\\Ka)", "a\\K*", "(?C1)*", "(?C1)a)", "(*ACCEPT)[a", "(*UTF)(*FOO)a", "(*UTF)*a",
       "(*pla:a)b)", "(*plb:a+)", "(*atomic:a|b)c[", "(?*a)(", "(?<*a+)", "(?(?=a)a|b)(", "\\p{Greek}(",
-      "[\\p{Latin}](", "(?=a)b(", "(a)*\\1)", "(?:x|^){0}a(");
+      "[\\p{Latin}](", "(?=a)b(", "(a)*\\1)", "(?:x|^){0}a(", "(?(1)a|b|c)(x)", "(?(?=a)a|b|c)", "(?(R)a|b|c)",
+      "(?(DEFINE)a|b)");
 
   @Test
   void malformedPatternsAreRejectedInPcre2sWordsAlsoAfterAnUnsupportedItem() {
