@@ -1,5 +1,6 @@
 package dev.relabel.cli.common;
 
+import dev.relabel.nativeio.Errno;
 import dev.relabel.policy.PolicyError;
 import dev.relabel.policy.PolicyException;
 import java.io.IOException;
@@ -18,21 +19,30 @@ import java.util.List;
  * @param status the exit status
  */
 public record FailureReport(List<String> messages, int status) {
-  /** Why a file operation failed, in strerror's words where the JDK names the error only by its class. */
-  public static String reason(java.nio.file.FileSystemException e) {
+  /**
+   * The C library's words for why a file operation failed, where the JDK names the error only by
+   * its class; a file the JDK cannot name under this locale (a list of paths) said so.
+   */
+  public static String reason(Exception e) {
     if (e instanceof java.nio.file.NoSuchFileException) {
-      return "No such file or directory";
+      return Errno.strerror(Errno.ENOENT);
     }
     if (e instanceof java.nio.file.AccessDeniedException) {
-      return "Permission denied";
+      return Errno.strerror(Errno.EACCES);
     }
     if (e instanceof java.nio.file.NotDirectoryException) {
-      return "Not a directory";
+      return Errno.strerror(Errno.ENOTDIR);
     }
     if (e instanceof java.nio.file.FileAlreadyExistsException) {
-      return "File exists";
+      return Errno.strerror(Errno.EEXIST);
     }
-    return e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
+    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+      return fs.getReason();
+    }
+    if (e instanceof java.nio.file.InvalidPathException) {
+      return "its name holds bytes the locale's charset cannot decode (run under a locale that decodes them)";
+    }
+    return String.valueOf(e.getMessage());
   }
 
   /** Writes {@code e}'s lines on {@code err} (a stack trace too for an internal error with {@code RELABEL_DEBUG}). */

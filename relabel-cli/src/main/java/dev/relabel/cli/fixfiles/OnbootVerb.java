@@ -2,9 +2,9 @@ package dev.relabel.cli.fixfiles;
 
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
+import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
-import dev.relabel.cli.setfiles.PathLabeller;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,7 +66,7 @@ public final class OnbootVerb extends FixfilesVerb {
     try {
       Files.writeString(host.file(AUTORELABEL), flags, StandardCharsets.US_ASCII);
     } catch (IOException e) {
-      throw new Failure("cannot write " + host.file(AUTORELABEL) + ": " + PathLabeller.reason(e));
+      throw new Failure("cannot write " + host.file(AUTORELABEL) + ": " + FailureReport.reason(e));
     }
     say("System will relabel on next boot");
     return ExitStatus.OK;

@@ -319,25 +319,4 @@ public final class PathLabeller {
     in.transferTo(bytes);
     return bytes.toByteArray();
   }
-
-  /** The C library's words for why a file operation failed. */
-  public static String reason(Exception e) {
-    if (e instanceof java.nio.file.NoSuchFileException) {
-      return SetfilesOutput.strerror(Errno.ENOENT);
-    }
-    if (e instanceof java.nio.file.AccessDeniedException) {
-      return SetfilesOutput.strerror(Errno.EACCES);
-    }
-    if (e instanceof java.nio.file.NotDirectoryException) {
-      return SetfilesOutput.strerror(Errno.ENOTDIR);
-    }
-    if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
-      return fs.getReason();
-    }
-    if (e instanceof InvalidPathException) {
-      // a file the JDK opens (a list of paths): the JDK cannot name it under this locale
-      return "its name holds bytes the locale's charset cannot decode (run under a locale that decodes them)";
-    }
-    return String.valueOf(e.getMessage());
-  }
 }

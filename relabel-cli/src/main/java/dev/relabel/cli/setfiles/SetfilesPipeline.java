@@ -1,6 +1,7 @@
 package dev.relabel.cli.setfiles;
 
 import dev.relabel.cli.common.ExitStatus;
+import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.UsageErrors;
@@ -189,7 +190,7 @@ public final class SetfilesPipeline {
       try {
         list = file.equals("-") ? PathLabeller.readAll(io.in()) : Files.readAllBytes(Path.of(file));
       } catch (IOException | InvalidPathException e) {
-        output.fatal("Unable to open " + file + ": " + PathLabeller.reason(e) + "\n");
+        output.fatal("Unable to open " + file + ": " + FailureReport.reason(e) + "\n");
         return ExitStatus.SETFILES_FATAL;
       }
       patterns = PathLabeller.records(list, nulSeparated ? (byte) 0 : (byte) '\n', charset);
