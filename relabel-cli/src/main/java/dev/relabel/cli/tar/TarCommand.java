@@ -230,15 +230,16 @@ public final class TarCommand implements Callable<Integer> {
       Codec codec = chosen != null ? chosen : !out.equals("-") ? Codec.forFileName(Path.of(out).getFileName().toString())
           : input != null ? input.codec() : Codec.NONE;
       RelabelReport report;
-      if (out.equals("-")) {
+      Path outPath = out.equals("-") ? null : Path.of(out);
+      if (outPath == null) {
         // Compressed only once the first byte comes: a run that fails before it (a bad archive,
         // found by the first pass) writes nothing at all, not an empty compressed stream.
         try (OutputStream compressed = new LazyCompression(codec, CloseShieldOutputStream.wrap(io.out()))) {
           report = write(labeller, input, compressed);
         }
-      } else if (Files.isDirectory(Path.of(out))) {
+      } else if (Files.isDirectory(outPath)) {
         throw new Failure(out + ": Is a directory");
-      } else if (Files.exists(Path.of(out)) && !Files.isRegularFile(Path.of(out))) {
+      } else if (Files.exists(outPath) && !Files.isRegularFile(outPath)) {
         // a pipe, FIFO or device (>(zstd > x.tar.zst), /dev/stdout): written as it comes, as
         // standard output is; renaming a temporary over it would replace it with a file
         try (OutputStream target = new FileOutputStream(out);
@@ -247,7 +248,7 @@ public final class TarCommand implements Callable<Integer> {
         }
       } else {
         // through a symbolic link: the file it names is replaced, the link kept
-        Path file = Files.exists(Path.of(out)) ? Path.of(out).toRealPath() : Path.of(out);
+        Path file = Files.exists(outPath) ? outPath.toRealPath() : outPath;
         if (directory != null && file.toAbsolutePath().getParent().toRealPath().startsWith(directory.toRealPath())) {
           io.err().write(("relabel: " + out + ": file is the archive; not dumped\n").getBytes(io.charset()));
         }
