@@ -35,6 +35,11 @@ public record ChconProblem(Kind kind, byte[] path, byte[] accessName, int errno,
     SET_FAILED,
     /** With {@code preserveRoot}, "/" given to recurse into: "it is dangerous to operate recursively on '/'". */
     DANGEROUS_ROOT,
+    /**
+     * With {@code preserveRoot}, "/" itself could not be stat'd, so no FILE can be told apart from
+     * it: "failed to get attributes of /", and chcon stops before any FILE.
+     */
+    ROOT_UNREADABLE,
   }
 
   /** As a relabel failure, with a message in chcon's words (paths and values unquoted). */
@@ -49,6 +54,7 @@ public record ChconProblem(Kind kind, byte[] path, byte[] accessName, int errno,
       case BAD_FIELD -> "failed to set " + field + " security context component to " + value;
       case SET_FAILED -> "failed to change context of " + name + " to " + value;
       case DANGEROUS_ROOT -> "it is dangerous to operate recursively on " + text(path);
+      case ROOT_UNREADABLE -> "failed to get attributes of " + text(path);
     };
     return new RelabelReport.Failure(path, errno, errno == 0 ? message : message + ": " + Errno.describe(errno));
   }

@@ -69,14 +69,21 @@ public final class ContextChanger implements AutoCloseable {
   public RelabelReport runRaw(List<byte[]> files) {
     long start = System.nanoTime();
     FileTree.Status systemRoot = null;
+    IOException rootUnreadable = null;
     if (options.recurse() && options.preserveRoot()) {
       try {
         systemRoot = systemRoot();
       } catch (IOException e) {
-        // no "/" to stat: nothing met can be it
+        rootUnreadable = e;
       }
     }
     ChconRun run = new ChconRun(options, tree, listener, systemRoot);
+    if (rootUnreadable != null) {
+      // Without "/"'s device and inode no FILE can be told apart from it: chcon stops before any.
+      byte[] slash = {'/'};
+      run.problem(ChconProblem.Kind.ROOT_UNREADABLE, slash, slash, ChconRun.errno(rootUnreadable), null, null);
+      return run.report(Duration.ofNanos(System.nanoTime() - start));
+    }
     boolean interrupted = false;
     for (byte[] file : files) {
       if (run.cancelled()) {

@@ -148,6 +148,45 @@ class ContextChangerTest {
     assertEquals(VOLUME, AttrTrees.label(link, dir));
   }
 
+  /**
+   * With -R --preserve-root, a "/" that cannot be stat'd leaves nothing to tell a FILE from the
+   * system root by: chcon says so ("failed to get attributes of '/'") and stops before any FILE,
+   * where the guard used to be dropped and the walk gone on. The stat of "/" alone is made to fail.
+   */
+  @Test
+  void aSystemRootThatCannotBeStatdStopsARecursionThatGuardsIt() throws Exception {
+    String before = AttrTrees.label(volume.resolve("d1/e/f1"), dir);
+    FileTree failingSlash = new HookedFileTree(new NativeFileTree(), (operation, name, path) -> {
+      if (operation.equals("open") && java.util.Arrays.equals(path, new byte[] {'/'})) {
+        throw dev.relabel.nativeio.NativeIoException.of("open", path, dev.relabel.nativeio.Errno.EACCES);
+      }
+    });
+    List<ChconProblem> problems = Collections.synchronizedList(new ArrayList<>());
+    ChconListener listener = new ChconListener() {
+      @Override
+      public void failed(ChconProblem problem) {
+        problems.add(problem);
+      }
+    };
+    ChconOptions guarded = ChconOptions.builder(ContextEdit.whole(VOLUME)).recurse(true).preserveRoot(true).build();
+    RelabelReport report;
+    try (ContextChanger changer = new ContextChanger(guarded, failingSlash, listener)) {
+      report = changer.run(List.of(volume));
+    }
+    assertEquals(List.of(ChconProblem.Kind.ROOT_UNREADABLE), problems.stream().map(ChconProblem::kind).toList());
+    assertEquals("failed to get attributes of /: " + dev.relabel.nativeio.Errno.describe(dev.relabel.nativeio.Errno.EACCES),
+        report.failures().get(0).message());
+    assertEquals(0, report.visited());
+    assertEquals(before, AttrTrees.label(volume.resolve("d1/e/f1"), dir));
+
+    // Without the guard "/" is never stat'd, and the tree is labelled.
+    try (ContextChanger changer = new ContextChanger(guarded.toBuilder().preserveRoot(false).build(), failingSlash,
+        listener)) {
+      assertTrue(changer.run(List.of(volume)).succeeded());
+    }
+    assertEquals(VOLUME, AttrTrees.label(volume.resolve("d1/e/f1"), dir));
+  }
+
   @Test
   void optionsRefuseWhatChconRefuses() {
     assertThrows(IllegalArgumentException.class,

@@ -69,6 +69,7 @@ final class ChconOutput {
           : join(join("it is dangerous to operate recursively on ", quoting.file(p.path()), " (same as "),
               quoting.file(new byte[] {'/'}), ")"),
           join("use --no-preserve-root to override this failsafe", new byte[0], ""));
+      case ROOT_UNREADABLE -> List.of(join("failed to get attributes of ", quoting.file(p.path()), reason));
     };
   }
 
