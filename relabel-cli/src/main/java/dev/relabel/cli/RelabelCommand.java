@@ -1,5 +1,6 @@
 package dev.relabel.cli;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.cli.autorelabel.AutorelabelVerb;
 import dev.relabel.cli.chcon.ChconCommand;
 import dev.relabel.cli.common.ExitStatus;
@@ -173,18 +174,9 @@ public class RelabelCommand implements Runnable, IoHost {
     Main.main(args);
   }
 
-  /**
-   * A path option's value: a name holding bytes the locale cannot decode is refused in words, not
-   * with the JDK's exception (such a file can only be opened through the JDK's file API, which
-   * cannot name it).
-   */
+  /** A path option's value, whatever bytes it holds (see {@link PathBytes#path}). */
   private static java.nio.file.Path path(String value) {
-    try {
-      return java.nio.file.Path.of(value);
-    } catch (java.nio.file.InvalidPathException e) {
-      throw new CommandLine.TypeConversionException("cannot name '" + value
-          + "': it holds bytes the locale's charset cannot decode (run under a locale that decodes them)");
-    }
+    return PathBytes.path(value);
   }
 
   /** Runs {@code args} on picocli's path: the exit status. */

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,7 +48,11 @@ class ArgumentBytesIT {
       "$TOOL -v \"$FC\" \"$T/e?\" \"$T/e??\"",
       "printf '%s\\n' \"$T\"/e$'\\xe9'/x \"$T/eé\" > ../list && $TOOL -v -f ../list \"$FC\"",
       "$TOOL -v -e \"$T\"/e$'\\xe9' \"$FC\" \"$T\"",
-      "$TOOL -f \"$FC\" \"$T\"/e$'\\xe9'/x \"$T/eé\"");
+      "$TOOL -f \"$FC\" \"$T\"/e$'\\xe9'/x \"$T/eé\"",
+      // files the JDK opens (a policy, a list of paths) named by bytes the locale cannot decode
+      "cp \"$FC\" ../fc$'\\xe9' && $TOOL -v ../fc$'\\xe9' \"$T\"/f",
+      "printf '%s\\n' \"$T\"/eé/y > ../list$'\\xe9' && $TOOL -v -f ../list$'\\xe9' \"$FC\"",
+      "cp \"$FC\" ../fc$'\\xe9' && $TOOL -f ../fc$'\\xe9' \"$T\"/e$'\\xe9'/x");
 
   private static Path launcher;
 
@@ -79,22 +82,29 @@ class ArgumentBytesIT {
     }
   }
 
-  @Test
-  void aFileOnlyTheJdkOpensIsRefusedClearlyWhenTheLocaleCannotNameIt() throws Exception {
-    // A tar archive is opened through the JDK's file API, which cannot name such bytes: a clear
-    // refusal, no output written.
-    String out = run("C.UTF-8", "cp /dev/null in$'\\xe9'.tar && $TOOL -f \"$FC\" in$'\\xe9'.tar out.tar 2>&1; echo \"status $?\";"
-        + " test ! -e out.tar || echo written", launcher + " tar");
-    assertTrue(out.startsWith("relabel: in\u00e9.tar: cannot open a file whose name the locale's charset cannot decode"
-        + " (run under a locale whose charset decodes it, or rename it)\nstatus 1\nstatus 0\n"), out);
-    // So is a path option's value.
-    String option = run("C.UTF-8", "$TOOL -f fc$'\\xe9' /x 2>&1", launcher + " lookup");
-    assertTrue(option.startsWith("relabel: Invalid value for option '--file-contexts': cannot name 'fc\u00e9': it holds"
-        + " bytes the locale's charset cannot decode (run under a locale that decodes them)"), option);
-    // And a list of paths to restore (in restorecon's words, which name no program).
-    String list = run("C.UTF-8", "touch list$'\\xe9' && $TOOL -f list$'\\xe9' 2>&1", launcher + " restorecon");
-    assertTrue(list.startsWith("Unable to open list\u00e9: its name holds bytes the locale's charset cannot"
-        + " decode (run under a locale that decodes them)\n"), list);
+  /**
+   * An archive, its output and a directory to archive are opened through the JDK's file API, which
+   * cannot name bytes the locale does not decode from text: they are named by their bytes (a file
+   * URI) instead. The archives made under such names are byte for byte those made under plain ones.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"C", "C.UTF-8"})
+  void filesOnlyTheJdkOpensAreOpenedWhateverBytesTheirNamesHold(String locale) throws Exception {
+    String out = run(locale, String.join("\n",
+        "tar -cf ../in.tar . && cp ../in.tar ../in$'\\xe9'.tar && mkdir -p ../d$'\\xe9' && cp -a . ../d$'\\xe9'/t",
+        "$TOOL -f \"$FC\" ../in.tar ../out.tar && $TOOL -f \"$FC\" ../in$'\\xe9'.tar ../out$'\\xe9'.tar"
+            + " && cmp ../out.tar ../out$'\\xe9'.tar && echo same-labelled-archive",
+        // OUT through a FIFO named so, written through as it comes
+        "rm -f ../p$'\\xe9' && mkfifo ../p$'\\xe9' && (cat ../p$'\\xe9' > ../fifo.tar &"
+            + " $TOOL -f \"$FC\" ../in$'\\xe9'.tar ../p$'\\xe9'; wait) && cmp ../out.tar ../fifo.tar && echo fifo-same",
+        // -C DIR named so, its archive written inside it (and left out of itself)
+        "$TOOL -f \"$FC\" -C ../d$'\\xe9' ../d$'\\xe9'/self.tar 2>../err && tar --quoting-style=literal -tf ../d$'\\xe9'/self.tar | LC_ALL=C sort | tr '\\n' ' '",
+        "echo; grep -c 'file is the archive; not dumped' ../err",
+        // a policy named so
+        "cp \"$FC\" ../fc$'\\xe9' && $TOOL -f ../fc$'\\xe9' ../in.tar ../fc-named.tar && cmp ../out.tar ../fc-named.tar"
+            + " && echo policy-named"), launcher + " tar");
+    assertTrue(out.startsWith("same-labelled-archive\nfifo-same\n./ ./t/ ./t/e\u00c3\u00a9/ ./t/e\u00c3\u00a9/y ./t/e\u00e9/"
+        + " ./t/e\u00e9/x ./t/f \n1\npolicy-named\nstatus 0\n"), out);
   }
 
   /**

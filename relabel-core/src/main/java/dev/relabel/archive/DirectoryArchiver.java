@@ -1,5 +1,6 @@
 package dev.relabel.archive;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
 import java.io.IOException;
@@ -34,7 +35,7 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  * archive into a pipe (names as raw bytes, ISO-8859-1) and the labeller reads it as it reads any
  * archive; the hard links are learnt by a first walk that only reads the entries' status.
  * Sockets are left out, as tar leaves them, with its "socket ignored". Names are the kernel's
- * bytes whatever the locale (see {@link #rawBytes}).
+ * bytes whatever the locale (see {@link PathBytes#of(Path)}).
  */
 public final class DirectoryArchiver {
   private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
@@ -152,7 +153,7 @@ public final class DirectoryArchiver {
     }
     List<byte[]> names = new ArrayList<>(children.size());
     for (Path child : children) {
-      names.add(lastComponent(rawBytes(child)));
+      names.add(lastComponent(PathBytes.of(child)));
     }
     Integer[] order = new Integer[children.size()];
     for (int i = 0; i < order.length; i++) {
@@ -189,7 +190,8 @@ public final class DirectoryArchiver {
         case 0040000 -> entry = new TarArchiveEntry(entryName, TarConstants.LF_DIR, true);
         case 0120000 -> {
           entry = new TarArchiveEntry(entryName, TarConstants.LF_SYMLINK, true);
-          entry.setLinkName(new String(linkTarget(Files.readSymbolicLink(path)),
+          // a symlink's target as stored, relative or not
+          entry.setLinkName(new String(PathBytes.of(Files.readSymbolicLink(path)),
               java.nio.charset.StandardCharsets.ISO_8859_1));
         }
         case 0020000, 0060000 -> {
@@ -234,48 +236,12 @@ public final class DirectoryArchiver {
     return name.chars().allMatch(Character::isDigit) ? "" : name;
   }
 
-  /**
-   * A path's bytes as the kernel has them. The JDK keeps them (a name its charset cannot decode
-   * still opens), but {@code toString} decodes them with the locale's charset; its URI spells
-   * every byte out ({@code %XX}), so it is decoded from there.
-   */
-  static byte[] rawBytes(Path path) {
-    String uri = path.toAbsolutePath().toUri().getRawPath();
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(uri.length());
-    for (int i = 0; i < uri.length(); i++) {
-      char c = uri.charAt(i);
-      if (c == '%' && i + 2 < uri.length()) {
-        bytes.write(Integer.parseInt(uri.substring(i + 1, i + 3), 16));
-        i += 2;
-      } else {
-        bytes.write(c);
-      }
-    }
-    byte[] raw = bytes.toByteArray();
-    int end = raw.length;
-    if (end > 1 && raw[end - 1] == '/') {
-      end--; // toUri marks a directory with a trailing slash
-    }
-    return Arrays.copyOf(raw, end);
-  }
-
   private static byte[] lastComponent(byte[] path) {
     int slash = path.length - 1;
     while (slash >= 0 && path[slash] != '/') {
       slash--;
     }
     return Arrays.copyOfRange(path, slash + 1, path.length);
-  }
-
-  /** A symlink's target as stored: relative targets are taken back off the working directory. */
-  private static byte[] linkTarget(Path target) {
-    if (target.isAbsolute()) {
-      return rawBytes(target);
-    }
-    byte[] absolute = rawBytes(target);
-    byte[] cwd = rawBytes(Path.of("").toAbsolutePath());
-    int skip = cwd.length == 1 ? 1 : cwd.length + 1;
-    return Arrays.copyOfRange(absolute, Math.min(skip, absolute.length), absolute.length);
   }
 
   private static byte[] join(byte[] directory, byte[] name) {

@@ -1,9 +1,11 @@
 package dev.relabel.archive;
 
+import dev.relabel.policy.PathBytes;
 import java.io.BufferedInputStream;
 import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -19,7 +21,8 @@ public interface TarSource {
   /** A file holding a tar stream, plain or compressed (detected each time it is opened). */
   static TarSource of(Path file) {
     // FileInputStream, not Files.newInputStream: its skip is a seek, so a plain archive's first
-    // pass reads only the headers.
-    return () -> Codec.detect(new BufferedInputStream(new FileInputStream(file.toFile()), 1 << 16)).tar();
+    // pass reads only the headers. (java.io cannot name a file whose name the locale cannot decode.)
+    return () -> Codec.detect(new BufferedInputStream(PathBytes.textNames(file) ? new FileInputStream(file.toFile())
+        : Files.newInputStream(file), 1 << 16)).tar();
   }
 }

@@ -1,8 +1,12 @@
 package dev.relabel.policy;
 
+import java.net.URI;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Paths are bytes, not text: the one place they are converted. Inside the matcher a path is a
@@ -27,9 +31,104 @@ public final class PathBytes {
     return latin1.getBytes(StandardCharsets.ISO_8859_1);
   }
 
-  /** A {@link Path}'s raw bytes. */
+  /**
+   * A {@link Path}'s raw bytes, as the kernel holds them. The JDK keeps a path's bytes (a name
+   * listed from a directory opens whatever it holds), but {@code toString} decodes them with the
+   * locale's charset and puts U+FFFD for a byte it cannot decode; only then are they read back from
+   * the path's file URI, which spells each byte out ({@code %XX}).
+   */
   public static byte[] of(Path path) {
-    return path.toString().getBytes(JNU);
+    if (textNames(path) || path.getFileSystem() != FileSystems.getDefault()) {
+      return path.toString().getBytes(JNU);
+    }
+    byte[] absolute = uriBytes(path.toAbsolutePath());
+    if (path.isAbsolute()) {
+      return absolute;
+    }
+    byte[] workingDirectory = uriBytes(Path.of("").toAbsolutePath());
+    int skip = workingDirectory.length == 1 ? 1 : workingDirectory.length + 1;
+    return Arrays.copyOfRange(absolute, Math.min(skip, absolute.length), absolute.length);
+  }
+
+  /**
+   * {@code path} as text for messages: decoded with {@link #charset()}, so that it prints (encoded
+   * with that charset) as the very bytes of its name, where {@code toString} would print U+FFFD.
+   */
+  public static String text(Path path) {
+    return textNames(path) ? path.toString() : new String(of(path), JNU);
+  }
+
+  /**
+   * Whether {@code path}'s text names it, so that java.io ({@code path.toFile()}) opens the same
+   * file: not when it holds bytes the locale cannot decode (see {@link #of(Path)}).
+   */
+  public static boolean textNames(Path path) {
+    return path.toString().indexOf('\uFFFD') < 0;
+  }
+
+  /**
+   * The {@link Path} the JDK's file API opens for {@code value}, a command line's argument (text
+   * decoded with {@link #charset()}), whatever bytes it holds. {@link Path#of} encodes text with the
+   * locale's charset and refuses a name with a byte that charset cannot decode; a file URI spells
+   * each byte out, and the JDK's file system makes a path of exactly those bytes from one (relative
+   * as given, unless it holds "." or ".." components: then absolute); any other is {@code
+   * Path.of(value)}.
+   */
+  public static Path path(String value) {
+    try {
+      return Path.of(value);
+    } catch (InvalidPathException e) {
+      // bytes the locale's charset cannot decode: named through a URI below
+    }
+    byte[] bytes = value.getBytes(JNU);
+    StringBuilder uri = new StringBuilder("file://");
+    boolean relative = bytes.length == 0 || bytes[0] != '/';
+    Path workingDirectory = Path.of("").toAbsolutePath();
+    if (relative) {
+      appendEscaped(uri, of(workingDirectory));
+      uri.append('/');
+    }
+    appendEscaped(uri, bytes);
+    Path absolute = Path.of(URI.create(uri.toString()));
+    // relative again where that is plain (relativize works on the bytes), so messages name it as given
+    return relative && absolute.normalize().equals(absolute) ? workingDirectory.relativize(absolute) : absolute;
+  }
+
+  /** {@code path} with {@code suffix} appended to its last name ({@code FILE.bin} beside {@code FILE}), whatever bytes it holds. */
+  public static Path withSuffix(Path path, String suffix) {
+    if (textNames(path)) {
+      return path.resolveSibling(path.getFileName() + suffix);
+    }
+    return path(new String(of(path), JNU) + suffix);
+  }
+
+  private static void appendEscaped(StringBuilder uri, byte[] bytes) {
+    for (byte b : bytes) {
+      int c = b & 0xff;
+      if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "/-._~".indexOf(c) >= 0) {
+        uri.append((char) c);
+      } else {
+        uri.append('%').append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 0xf, 16));
+      }
+    }
+  }
+
+  /** The bytes of an absolute path as its file URI spells them, without the '/' a directory's URI ends with. */
+  private static byte[] uriBytes(Path absolute) {
+    String uri = absolute.toUri().getRawPath();
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(uri.length());
+    for (int i = 0; i < uri.length(); i++) {
+      char c = uri.charAt(i);
+      if (c == '%' && i + 2 < uri.length()) {
+        bytes.write(Integer.parseInt(uri.substring(i + 1, i + 3), 16));
+        i += 2;
+      } else {
+        bytes.write(c);
+      }
+    }
+    byte[] raw = bytes.toByteArray();
+    int end = raw.length > 1 && raw[raw.length - 1] == '/' ? raw.length - 1 : raw.length;
+    return Arrays.copyOf(raw, end);
   }
 
   /** The raw bytes of the absolute form of {@code path}, without "." and ".." components. */

@@ -127,9 +127,9 @@ public final class PolicyCache {
     } catch (NoSuchFileException e) {
       return Optional.empty();
     } catch (Unusable e) {
-      warnings.accept("ignoring compiled policy " + file + ": " + e.getMessage());
+      warnings.accept("ignoring compiled policy " + PathBytes.text(file) + ": " + e.getMessage());
     } catch (IOException e) {
-      warnings.accept("ignoring compiled policy " + file + ": " + PolicyLoader.describe(e));
+      warnings.accept("ignoring compiled policy " + PathBytes.text(file) + ": " + PolicyLoader.describe(e));
     }
     return Optional.empty();
   }
@@ -155,6 +155,9 @@ public final class PolicyCache {
    * temporary direct buffer as large, zeroed first, which was a millisecond of every start.
    */
   private static byte[] readAll(Path file) throws IOException {
+    if (!PathBytes.textNames(file)) {
+      return Files.readAllBytes(file); // java.io cannot name it
+    }
     try (java.io.RandomAccessFile in = new java.io.RandomAccessFile(file.toFile(), "r")) {
       // One array of the file's size (readAllBytes grows a buffer in steps); a file that grew
       // meanwhile fails its checksum.

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 public record PolicyError(Path file, int line, String message) {
   @Override
   public String toString() {
-    return line > 0 ? file + ":" + line + ": " + message : file + ": " + message;
+    String name = PathBytes.text(file);
+    return line > 0 ? name + ":" + line + ": " + message : name + ": " + message;
   }
 }

@@ -36,7 +36,10 @@ public final class PolicyLoader {
   private static final class StandardError implements Consumer<String> {
     @Override
     public void accept(String message) {
-      System.err.println("relabel: " + message);
+      // in the escaping charset: a file name's bytes the locale cannot decode print as they are
+      byte[] line = ("relabel: " + message + "\n").getBytes(PathBytes.charset());
+      System.err.write(line, 0, line.length);
+      System.err.flush();
     }
   }
 
@@ -174,7 +177,7 @@ public final class PolicyLoader {
   }
 
   static Path sibling(Path file, String suffix) {
-    return file.resolveSibling(file.getFileName() + suffix);
+    return PathBytes.withSuffix(file, suffix);
   }
 
   private static byte[] read(Path file, String suffix, boolean required, List<PolicyError> errors,

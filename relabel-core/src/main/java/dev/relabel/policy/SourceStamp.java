@@ -72,13 +72,13 @@ record SourceStamp(String suffix, boolean present, long size, long device, long 
   String staleReason(Path file) throws IOException {
     Stat now = stat(file);
     if (now.present() != present) {
-      return present ? file + " was removed" : file + " was created";
+      return present ? PathBytes.text(file) + " was removed" : PathBytes.text(file) + " was created";
     }
     if (!present) {
       return null;
     }
     if (now.size() != size) {
-      return file + " changed";
+      return PathBytes.text(file) + " changed";
     }
     if (!racy && now.device() == device && now.inode() == inode && now.modifiedNanos() == modifiedNanos
         && now.changedNanos() == changedNanos) {

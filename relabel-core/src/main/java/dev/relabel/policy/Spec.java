@@ -34,7 +34,7 @@ public record Spec(String regex, FileType fileType, String context, Path file, i
 
   /** {@code FILE:LINE}, for messages. */
   public String location() {
-    return file + ":" + line;
+    return PathBytes.text(file) + ":" + line;
   }
 
   @Override

@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.fixtures.AttrTrees;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PathBytesTest {
   private static final Charset UTF8 = new EscapingCharset(StandardCharsets.UTF_8);
@@ -53,6 +56,49 @@ class PathBytesTest {
     java.nio.CharBuffer rest = java.nio.CharBuffer.wrap(first.toString() + "\uDD1Eb"); // the high half again, kept
     assertTrue(encoder.encode(rest, out, true).isUnderflow());
     assertArrayEquals("a\uD834\uDD1Eb".getBytes(StandardCharsets.UTF_8), java.util.Arrays.copyOf(out.array(), out.position()));
+  }
+
+  /**
+   * A name holding a byte no locale here decodes (0xe9 is neither UTF-8 nor ASCII; this JVM's
+   * sun.jnu.encoding is one of them): the JDK lists it, but its text is lossy. {@code of} gives its
+   * bytes, listed or as a relative path; {@code path} names it from an argument's text, absolute and
+   * relative, nonexistent names and a suffixed sibling too; java.io is told it cannot name it.
+   */
+  @Test
+  void aNameTheLocaleCannotDecodeIsNamedByItsBytes(@TempDir Path dir) throws Exception {
+    assertTrue(!PathBytes.localeCharset(PathBytes.charset()).equals(StandardCharsets.ISO_8859_1), "needs a locale that cannot decode 0xe9");
+    AttrTrees.touchRaw(dir, "caf\u00e9", dir);
+    Path listed;
+    try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+      listed = entries.findFirst().orElseThrow();
+    }
+    byte[] expected = (PathBytes.latin1(PathBytes.of(dir)) + "/caf\u00e9").getBytes(StandardCharsets.ISO_8859_1);
+    assertArrayEquals(expected, PathBytes.of(listed));
+    assertTrue(!PathBytes.textNames(listed) && PathBytes.textNames(dir));
+    Path relative = Path.of("").toAbsolutePath().relativize(listed);
+    assertArrayEquals(PathBytes.fromLatin1(PathBytes.latin1(PathBytes.of(Path.of("").toAbsolutePath().relativize(dir)))
+        + "/caf\u00e9"), PathBytes.of(relative));
+
+    String argument = new String(expected, PathBytes.charset());
+    Path named = PathBytes.path(argument);
+    assertTrue(Files.isSameFile(listed, named));
+    assertArrayEquals(expected, PathBytes.of(named));
+    // ("../..": made absolute, as the working directory's ".." is not the name's)
+    assertTrue(Files.isSameFile(listed, PathBytes.path(new String(PathBytes.of(relative), PathBytes.charset()))));
+    Path plain = PathBytes.path("d/caf\uDCE9");
+    assertTrue(!plain.isAbsolute(), "relative as given: " + plain);
+    assertArrayEquals(new byte[] {'d', '/', 'c', 'a', 'f', (byte) 0xe9}, PathBytes.of(plain));
+    assertEquals("d/caf\uDCE9", PathBytes.text(plain));
+    Path sibling = PathBytes.withSuffix(named, ".bin");
+    Files.writeString(sibling, "x");
+    assertArrayEquals((PathBytes.latin1(expected) + ".bin").getBytes(StandardCharsets.ISO_8859_1), PathBytes.of(sibling));
+    Path fresh = PathBytes.path(argument + "-new\uDCFF");
+    Files.writeString(fresh, "y");
+    try (java.util.stream.Stream<Path> entries = Files.list(dir)) {
+      assertEquals(3, entries.count());
+    }
+    assertEquals("y", Files.readString(fresh));
+    assertEquals(Path.of("plain"), PathBytes.path("plain"));
   }
 
   @Test

@@ -39,9 +39,6 @@ public record FailureReport(List<String> messages, int status) {
     if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
       return fs.getReason();
     }
-    if (e instanceof java.nio.file.InvalidPathException) {
-      return "its name holds bytes the locale's charset cannot decode (run under a locale that decodes them)";
-    }
     return String.valueOf(e.getMessage());
   }
 
@@ -65,10 +62,6 @@ public record FailureReport(List<String> messages, int status) {
             : io instanceof java.io.EOFException ? "unexpected end of input (truncated?)" : io.getClass().getSimpleName();
         messages.add("I/O error: " + detail);
       }
-    } else if (e instanceof java.nio.file.InvalidPathException invalid) {
-      // A file named by bytes the locale cannot decode, which only the JDK's file API is asked to open.
-      messages.add(invalid.getInput() + ": cannot open a file whose name the locale's charset cannot decode"
-          + " (run under a locale whose charset decodes it, or rename it)");
     } else {
       messages.add("internal error: " + e);
       expected = false;

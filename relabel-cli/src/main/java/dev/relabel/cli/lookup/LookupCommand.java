@@ -1,5 +1,6 @@
 package dev.relabel.cli.lookup;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.FailureReport;
@@ -24,7 +25,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -193,11 +193,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
     switch (letter) {
       case 'f' -> {
         String file = fileContexts == null ? getopt.argument() : null;
-        try {
-          fileContexts = file == null ? null : Path.of(file); // as picocli converts a Path
-        } catch (InvalidPathException e) {
-          return false;
-        }
+        fileContexts = file == null ? null : PathBytes.path(file); // as picocli converts a Path
         return fileContexts != null;
       }
       case 'r' -> {
@@ -268,11 +264,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   private Policy loadPolicy() throws PolicyException {
     Path file = fileContexts;
     if (file == null) {
-      try {
-        file = PolicyLoader.systemFileContexts(Path.of(root == null ? "/" : root));
-      } catch (InvalidPathException e) {
-        throw new Failure("invalid ROOT '" + root + "': " + e.getReason());
-      }
+      file = PolicyLoader.systemFileContexts(PathBytes.path(root == null ? "/" : root));
     }
     return PolicyLoader.lenient().load(file);
   }

@@ -18,7 +18,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.Charset;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -220,14 +219,14 @@ public final class PathLabeller {
    */
   static boolean loadedCompiled(Path file) {
     try {
-      Path bin = Path.of(file + ".bin");
+      Path bin = PathBytes.withSuffix(file, ".bin");
       if (!java.nio.file.Files.exists(bin)) {
         return false;
       }
       long text = java.nio.file.Files.getLastModifiedTime(file).to(java.util.concurrent.TimeUnit.SECONDS);
       long compiled = java.nio.file.Files.getLastModifiedTime(bin).to(java.util.concurrent.TimeUnit.SECONDS);
       return compiled >= text;
-    } catch (IOException | InvalidPathException e) {
+    } catch (IOException e) {
       return false;
     }
   }

@@ -20,7 +20,6 @@ import dev.relabel.walk.Relabeler;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,7 +167,7 @@ public final class SetfilesPipeline {
       if (status != null) {
         return status;
       }
-      LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(Path.of(specFile)));
+      LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(PathBytes.path(specFile)));
       if (signals.stopped()) {
         return ExitStatus.SETFILES_FATAL; // replaced by the signal's status; nothing was labelled
       }
@@ -188,8 +187,8 @@ public final class SetfilesPipeline {
       String file = standardInput ? "-" : inputFile;
       byte[] list;
       try {
-        list = file.equals("-") ? PathLabeller.readAll(io.in()) : Files.readAllBytes(Path.of(file));
-      } catch (IOException | InvalidPathException e) {
+        list = file.equals("-") ? PathLabeller.readAll(io.in()) : Files.readAllBytes(PathBytes.path(file));
+      } catch (IOException e) {
         output.fatal("Unable to open " + file + ": " + FailureReport.reason(e) + "\n");
         return ExitStatus.SETFILES_FATAL;
       }
@@ -238,13 +237,7 @@ public final class SetfilesPipeline {
 
   /** setfiles stat()s the spec file: it must exist and be a regular file. */
   private Integer checkSpecFile(SetfilesOutput output, Charset charset) {
-    Path file;
-    try {
-      file = Path.of(specFile);
-    } catch (InvalidPathException e) {
-      output.fatal(specFile + ": " + e.getReason() + "\n");
-      return ExitStatus.SETFILES_FATAL;
-    }
+    Path file = PathBytes.path(specFile);
     if (!Files.exists(file)) {
       // Files.exists says no: lstat's words, or ENOENT's where lstat succeeds (a dangling symlink).
       PathLabeller.Lstat lstat = PathLabeller.lstat(charset, specFile);

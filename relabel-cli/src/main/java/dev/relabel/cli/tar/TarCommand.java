@@ -1,5 +1,6 @@
 package dev.relabel.cli.tar;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.cli.common.PolicyOption;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.Failure;
@@ -21,12 +22,11 @@ import dev.relabel.report.ChangeSummary;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
 import java.io.BufferedOutputStream;
-import java.io.FileInputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -128,7 +128,8 @@ public final class TarCommand implements Callable<Integer> {
       chosen = Codec.named(compress).orElseThrow(() -> new Failure("--compress " + compress
           + ": not one of none, gzip, bzip2, xz, zstd"));
     } else if (!out.equals("-")) {
-      String name = Path.of(out).getFileName() == null ? out : Path.of(out).getFileName().toString();
+      Path outPath = PathBytes.path(out);
+      String name = outPath.getFileName() == null ? out : outPath.getFileName().toString();
       java.util.Optional<String> unwritable = Codec.unwritable(name);
       if (unwritable.isPresent()) {
         throw new Failure(out + ": the name asks for " + unwritable.get() + ", which relabel tar does not write"
@@ -227,10 +228,10 @@ public final class TarCommand implements Callable<Integer> {
     Io io = reporting.io();
     TarLabeller labeller = labeller(reporting, warnings(io, in, new RelabelListener() {}));
     try (Input input = directory == null ? Input.open(io, in) : null) {
-      Codec codec = chosen != null ? chosen : !out.equals("-") ? Codec.forFileName(Path.of(out).getFileName().toString())
+      Path outPath = out.equals("-") ? null : PathBytes.path(out);
+      Codec codec = chosen != null ? chosen : outPath != null ? Codec.forFileName(outPath.getFileName().toString())
           : input != null ? input.codec() : Codec.NONE;
       RelabelReport report;
-      Path outPath = out.equals("-") ? null : Path.of(out);
       if (outPath == null) {
         // Compressed only once the first byte comes: a run that fails before it (a bad archive,
         // found by the first pass) writes nothing at all, not an empty compressed stream.
@@ -242,7 +243,7 @@ public final class TarCommand implements Callable<Integer> {
       } else if (Files.exists(outPath) && !Files.isRegularFile(outPath)) {
         // a pipe, FIFO or device (>(zstd > x.tar.zst), /dev/stdout): written as it comes, as
         // standard output is; renaming a temporary over it would replace it with a file
-        try (OutputStream target = new FileOutputStream(out);
+        try (OutputStream target = Files.newOutputStream(outPath);
             OutputStream compressed = new LazyCompression(codec, target)) {
           report = write(labeller, input, compressed);
         }
@@ -275,7 +276,9 @@ public final class TarCommand implements Callable<Integer> {
     Path absolute = out.toAbsolutePath();
     Path temporary;
     try {
-      temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName() + ".", ".part");
+      // a name the locale cannot decode has no text to begin the temporary's with
+      String prefix = PathBytes.textNames(absolute) ? "." + absolute.getFileName() + "." : ".relabel-tar.";
+      temporary = Files.createTempFile(absolute.getParent(), prefix, ".part");
     } catch (java.nio.file.FileSystemException e) {
       // named as OUT, not as the temporary beside it
       throw new Failure(out + ": " + FailureReport.reason(e), e);
@@ -283,14 +286,14 @@ public final class TarCommand implements Callable<Integer> {
     boolean done = false;
     try {
       RelabelReport report;
-      try (FileOutputStream file = new FileOutputStream(temporary.toFile())) {
-        BufferedOutputStream buffered = new BufferedOutputStream(file, 1 << 16);
+      try (FileChannel file = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+        BufferedOutputStream buffered = new BufferedOutputStream(Channels.newOutputStream(file), 1 << 16);
         // closing the compressed stream finishes it; the file stays open to be synced
         try (OutputStream compressed = codec.compress(CloseShieldOutputStream.wrap(buffered))) {
           report = write(labeller, input, compressed, List.of(absolute, temporary));
         }
         buffered.flush();
-        file.getFD().sync();
+        file.force(true);
       }
       Files.setPosixFilePermissions(temporary, Files.exists(absolute)
           ? Files.getPosixFilePermissions(absolute) : PosixFilePermissions.fromString("rw-r--r--"));
@@ -323,7 +326,7 @@ public final class TarCommand implements Callable<Integer> {
         file = copied(io.in());
         temporary = true;
       } else {
-        file = Path.of(name);
+        file = PathBytes.path(name);
         temporary = !Files.isRegularFile(file);
         if (temporary) {
           if (!Files.exists(file)) {
@@ -338,7 +341,7 @@ public final class TarCommand implements Callable<Integer> {
         }
       }
       Codec codec;
-      try (InputStream raw = new java.io.BufferedInputStream(new FileInputStream(file.toFile()))) {
+      try (InputStream raw = new java.io.BufferedInputStream(Files.newInputStream(file))) {
         codec = Codec.detect(raw).codec();
       }
       return new Input(file, temporary, name.equals("-") ? "standard input" : name, codec);
