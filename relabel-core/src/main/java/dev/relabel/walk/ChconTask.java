@@ -3,6 +3,7 @@ package dev.relabel.walk;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.FileType;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.CountedCompleter;
 
 /**
@@ -38,6 +39,12 @@ final class ChconTask extends TreeTask {
   @Override
   protected void cannotList(IOException e) {
     run.problem(ChconProblem.Kind.CANNOT_READ_DIRECTORY, path, name, ChconRun.errno(e), null, null);
+  }
+
+  /** As chcon's fts reads a directory: large ones in inode order (see {@link FtsOrder}). */
+  @Override
+  protected List<FileTree.Entry> order(FileTree.Directory directory, List<FileTree.Entry> listed) {
+    return FtsOrder.of(listed, () -> directory.filesystemType(path));
   }
 
   /** chcon labels a directory when fts leaves it, and not at all when it cannot be read. */

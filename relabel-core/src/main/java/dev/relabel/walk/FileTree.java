@@ -13,8 +13,15 @@ import java.util.List;
  * meant.
  */
 public interface FileTree {
-  /** An entry of a directory: its name and its type as the directory listing tells it. */
-  record Entry(byte[] name, FileType type) {
+  /**
+   * An entry of a directory: its name, its type and inode as the directory listing tells them
+   * ({@code inode} 0 where the tree does not say).
+   */
+  record Entry(byte[] name, FileType type, long inode) {
+    public Entry(byte[] name, FileType type) {
+      this(name, type, 0);
+    }
+
     /** Whether the listing did not say (DT_UNKNOWN): a stat is needed. */
     public boolean typeUnknown() {
       return type == FileType.ANY;

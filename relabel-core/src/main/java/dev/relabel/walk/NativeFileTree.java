@@ -43,7 +43,7 @@ public final class NativeFileTree implements FileTree {
       List<DirEntry> raw = KERNEL.readDirectory(fd, new byte[0]);
       List<Entry> entries = new ArrayList<>(raw.size());
       for (DirEntry entry : raw) {
-        entries.add(new Entry(entry.name(), typeOf(entry.type())));
+        entries.add(new Entry(entry.name(), typeOf(entry.type()), entry.inode()));
       }
       return entries;
     }

@@ -91,7 +91,7 @@ abstract class TreeTask extends CountedCompleter<Void> {
         if (!enters(directory)) {
           return;
         }
-        entries = directory.entries();
+        entries = order(directory, directory.entries());
       } catch (IOException e) {
         cannotList(e);
         return;
@@ -271,6 +271,11 @@ abstract class TreeTask extends CountedCompleter<Void> {
   /** Whether to list this directory, now open (relabel's -x checks its filesystem here). */
   protected boolean enters(FileTree.Directory directory) throws IOException {
     return true;
+  }
+
+  /** The order to visit a directory's entries in: as listed, unless the walk mimics another. */
+  protected List<FileTree.Entry> order(FileTree.Directory directory, List<FileTree.Entry> listed) {
+    return listed;
   }
 
   /** This directory could not be listed (or {@link #enters} failed). */

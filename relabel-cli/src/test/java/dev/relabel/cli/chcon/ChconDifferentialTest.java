@@ -2,6 +2,7 @@ package dev.relabel.cli.chcon;
 
 import dev.relabel.cli.Trees;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
@@ -226,6 +227,50 @@ class ChconDifferentialTest {
     assertTrue(chcon.err().contains("it is dangerous to operate recursively on"), chcon::toString);
     assertSameRun(chcon, roots.get(0), runs.get(roots.get(1)), roots.get(1));
     assertEquals(AttrTrees.labels(roots.get(0), base), AttrTrees.labels(roots.get(1), base));
+  }
+
+  /**
+   * gnulib's fts, chcon's walk, hands out a directory of more than 10,000 entries in inode order,
+   * in batches of the 100,000 it reads at a time, but not on a tmpfs: at -T 1 relabel's -v lines
+   * come in chcon's order for directories of 12,000 and 112,000 entries on the disk and of 12,000
+   * on a tmpfs. Both run on the same tree (two copies of a large ext4 directory need not list
+   * alike); names are created in a shuffled order, so that name, inode and listing orders differ.
+   */
+  @Test
+  void largeDirectoriesComeInChconsOrder() throws Exception {
+    assertNotEquals("tmpfs", AttrTrees.check(List.of("stat", "-f", "-c", "%T", base.toString()), base).strip(),
+        "the sorted directories must lie on a disk");
+    Path root = Files.createDirectories(base.resolve("large"));
+    Path memory = Files.createDirectories(root.resolve("memory"));
+    mount(List.of("mount", "-t", "tmpfs", "-o", "size=64m", "relabel-large", memory.toString()), memory);
+    for (Map.Entry<String, Integer> directory : Map.of("mid", 12_000, "huge", 112_000, "memory", 12_000).entrySet()) {
+      List<String> names = new ArrayList<>();
+      for (int i = 0; i < directory.getValue(); i++) {
+        names.add(String.format("f%06d", i));
+      }
+      java.util.Collections.shuffle(names, new java.util.Random(directory.getValue()));
+      Path list = Files.write(base.resolve("names-" + directory.getKey()), names);
+      Path at = Files.createDirectories(root.resolve(directory.getKey()));
+      AttrTrees.check(List.of("sh", "-c", "cd \"$1\" && xargs touch < \"$2\"", "sh", at.toString(), list.toString()),
+          base);
+    }
+    List<String> args = List.of("system_u:object_r:etc_t:s0"); // the files are unlabelled: a whole context
+    Run chcon = chcon(args, root);
+    Run relabel = relabel(args, 1, root);
+    assertEquals(0, chcon.status(), () -> chcon.err());
+    assertEquals(0, relabel.status(), () -> relabel.err());
+    List<String> theirs = chcon.out().lines().toList();
+    List<String> ours = relabel.out().lines().toList();
+    assertEquals(136_004, theirs.size());
+    int same = 0;
+    while (same < theirs.size() && same < ours.size() && theirs.get(same).equals(ours.get(same))) {
+      same++;
+    }
+    int first = same;
+    assertEquals(theirs.size(), first, () -> "lines in fts's order: the first to differ is line " + first
+        + ", chcon's " + theirs.get(Math.min(first, theirs.size() - 1)) + ", ours "
+        + ours.get(Math.min(first, ours.size() - 1)));
+    assertEquals(theirs.size(), ours.size());
   }
 
   @Test
