@@ -1,6 +1,5 @@
 package dev.relabel.cli;
 
-import dev.relabel.policy.PathBytes;
 import dev.relabel.cli.autorelabel.AutorelabelVerb;
 import dev.relabel.cli.chcon.ChconCommand;
 import dev.relabel.cli.common.ExitStatus;
@@ -21,6 +20,7 @@ import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.setfiles.RestoreconCommand;
 import dev.relabel.cli.setfiles.SetfilesCommand;
 import dev.relabel.cli.tar.TarCommand;
+import dev.relabel.policy.PathBytes;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

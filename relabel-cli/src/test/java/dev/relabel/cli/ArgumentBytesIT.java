@@ -107,6 +107,17 @@ class ArgumentBytesIT {
         + " ./t/e\u00e9/x ./t/f \n1\npolicy-named\nstatus 0\n"), out);
   }
 
+  /** So is fixfiles' --root: the system installed under a directory so named is checked as under a plain one. */
+  @ParameterizedTest
+  @ValueSource(strings = {"C", "C.UTF-8"})
+  void aRootWhoseNameTheLocaleCannotDecodeIsCheckedAsAnyOther(String locale) throws Exception {
+    String out = run(locale, "mkdir -p ../r$'\\xe9'/etc && touch ../r$'\\xe9'/etc/passwd && cd .."
+        + " && $TOOL --root r$'\\xe9' \"$PWD\"/r$'\\xe9'/etc", launcher + " check");
+    String root = dir + "/r\u00e9";
+    assertTrue(out.startsWith("Would relabel " + root + "/etc from (null) to system_u:object_r:etc_t:s0\n"
+        + "Would relabel " + root + "/etc/passwd from (null) to system_u:object_r:etc_t:s0\nstatus 0\n"), out);
+  }
+
   /**
    * Makes the tree, runs {@code command} in it with {@code tool} as {@code $TOOL}: its exit status,
    * standard output, and the labels of the tree after it, as one text (bytes shown as Latin-1).

@@ -2,10 +2,10 @@ package dev.relabel.cli.fixfiles;
 
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.setfiles.PathLabeller;
+import dev.relabel.policy.PathBytes;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,17 +27,12 @@ public record FixfilesHost(String root, String mountinfo) {
 
   /** The system under {@code root} ("/" for the real one); fails when it is not a directory. */
   static FixfilesHost of(String root, Charset charset) throws IOException {
-    Path path;
-    try {
-      path = Path.of(root).toAbsolutePath().normalize();
-    } catch (InvalidPathException e) {
-      throw new Failure("--root " + root + ": " + e.getReason());
-    }
+    Path path = PathBytes.path(root).toAbsolutePath().normalize();
     if (!Files.isDirectory(path)) {
       throw new Failure("--root " + root + ": not a directory");
     }
     String mountinfo = new String(Files.readAllBytes(Path.of("/proc/self/mountinfo")), charset);
-    return new FixfilesHost(path.toString(), mountinfo);
+    return new FixfilesHost(PathBytes.text(path), mountinfo);
   }
 
   boolean isRealRoot() {
@@ -50,7 +45,7 @@ public record FixfilesHost(String root, String mountinfo) {
   }
 
   public Path file(String path) {
-    return Path.of(real(path));
+    return PathBytes.path(real(path));
   }
 
   /** The labelled filesystems at or below the root. */
@@ -84,7 +79,7 @@ public record FixfilesHost(String root, String mountinfo) {
         continue;
       }
       String real = real(PathLabeller.stripTrailingSlashes(entry));
-      if (Files.isDirectory(Path.of(real))) {
+      if (Files.isDirectory(PathBytes.path(real))) {
         directories.add(real);
       }
     }

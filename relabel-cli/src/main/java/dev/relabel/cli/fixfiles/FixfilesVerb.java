@@ -11,6 +11,7 @@ import dev.relabel.cli.output.SetfilesOutput;
 import dev.relabel.cli.setfiles.PathLabeller;
 import dev.relabel.cli.setfiles.SystemPolicy;
 import dev.relabel.cli.setfiles.SignalStop;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.PolicyException;
 import dev.relabel.policy.PolicyLoader;
 import dev.relabel.walk.RelabelOptions;
@@ -223,7 +224,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
         .withForce(force)
         .withDryRun(dryRun);
     reporting.threads(options.workerCount());
-    return host.isRealRoot() ? options : options.withAlternateRoot(Path.of(host.root()));
+    return host.isRealRoot() ? options : options.withAlternateRoot(PathBytes.path(host.root()));
   }
 
   private String alternateRoot() {
@@ -301,8 +302,8 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     Path policyRoot = Path.of("/");
     if (!host.isRealRoot()) {
       try {
-        if (Files.exists(PolicyLoader.systemFileContexts(Path.of(host.root())))) {
-          policyRoot = Path.of(host.root());
+        if (Files.exists(PolicyLoader.systemFileContexts(PathBytes.path(host.root())))) {
+          policyRoot = PathBytes.path(host.root());
         }
       } catch (PolicyException e) {
         // No policy of its own under the root: the host's.

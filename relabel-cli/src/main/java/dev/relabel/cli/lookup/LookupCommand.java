@@ -1,6 +1,5 @@
 package dev.relabel.cli.lookup;
 
-import dev.relabel.policy.PathBytes;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.FailureReport;
@@ -16,6 +15,7 @@ import dev.relabel.cli.output.JsonReport;
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.FileType;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.Policy;
 import dev.relabel.policy.PolicyException;
 import dev.relabel.policy.PolicyLoader;

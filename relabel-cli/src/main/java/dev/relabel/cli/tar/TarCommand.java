@@ -1,6 +1,5 @@
 package dev.relabel.cli.tar;
 
-import dev.relabel.policy.PathBytes;
 import dev.relabel.cli.common.PolicyOption;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.Failure;
@@ -17,6 +16,7 @@ import dev.relabel.archive.DirectoryArchiver;
 import dev.relabel.archive.TarLabeller;
 import dev.relabel.archive.TarSource;
 import dev.relabel.match.LabelMatcher;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.PolicyException;
 import dev.relabel.report.ChangeSummary;
 import dev.relabel.report.RelabelListener;
