@@ -1,7 +1,6 @@
 package dev.relabel.cli.lookup;
 
 import dev.relabel.cli.common.ExitStatus;
-import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Getopt;
 import dev.relabel.cli.common.Io;

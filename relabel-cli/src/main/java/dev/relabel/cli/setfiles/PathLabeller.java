@@ -4,7 +4,6 @@ import dev.relabel.cli.output.Reporting;
 import dev.relabel.cli.output.SetfilesOutput;
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
-import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
