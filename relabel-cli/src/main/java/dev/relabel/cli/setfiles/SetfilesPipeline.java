@@ -135,12 +135,12 @@ public final class SetfilesPipeline {
     for (int i = 0; i < outFiles.size(); i++) {
       output.error(SetfilesOutput.PREFIX + "-o option no longer supported\n");
     }
-    String[] alternateRoot = new String[1];
-    Integer status = checkAlternateRoot(output, charset, alternateRoot);
-    List<String> excludedDirectories = new ArrayList<>();
-    if (status == null) {
-      status = SetfilesArgs.checkExcludes(excludes, output, charset, excludedDirectories);
+    String alternateRoot = alternateRoot(output, charset);
+    if (output.hasFatal()) {
+      return ExitStatus.SETFILES_FATAL;
     }
+    List<String> excludedDirectories = new ArrayList<>();
+    Integer status = SetfilesArgs.checkExcludes(excludes, output, charset, excludedDirectories);
     if (status != null) {
       return status;
     }
@@ -157,8 +157,8 @@ public final class SetfilesPipeline {
       excludedPaths.add(directory.getBytes(charset));
     }
     RelabelOptions options = engine.withThreads(threadCount).withExcludedBytes(excludedPaths);
-    if (alternateRoot[0] != null) {
-      options = options.withAlternateRootBytes(alternateRoot[0].getBytes(charset));
+    if (alternateRoot != null) {
+      options = options.withAlternateRootBytes(alternateRoot.getBytes(charset));
     }
     reporting.threads(options.workerCount());
     PathLabeller labeller;
@@ -173,10 +173,10 @@ public final class SetfilesPipeline {
       }
       Relabeler relabeler = new Relabeler(matcher, SystemPolicy.customizableTypes(), options, new NativeFileTree(),
           reporting.listener(output));
-      labeller = new PathLabeller(charset, output, matcher, relabeler, mode, alternateRoot[0],
+      labeller = new PathLabeller(charset, output, matcher, relabeler, mode, alternateRoot,
           excludedDirectories, options.ignoreMissing(), warnNoMatch).reportingTo(reporting);
     } else {
-      labeller = SystemPolicy.labeller(output, charset, options, mode, alternateRoot[0], excludedDirectories,
+      labeller = SystemPolicy.labeller(output, charset, options, mode, alternateRoot, excludedDirectories,
           warnNoMatch, reporting);
     }
     labeller.stoppingWhen(signals);
@@ -213,26 +213,31 @@ public final class SetfilesPipeline {
     return ExitStatus.OK;
   }
 
-  /** setfiles' -r checks: the path must exist, be given once, and not be "/". */
-  private Integer checkAlternateRoot(SetfilesOutput output, Charset charset, String[] alternateRoot) {
+  /**
+   * -r's ROOT, absolute and normalized as text in {@code charset}; null without -r, or when
+   * setfiles' checks refuse it (it must exist, be given once, and not be "/"), which is then
+   * written as fatal.
+   */
+  private String alternateRoot(SetfilesOutput output, Charset charset) {
+    String alternateRoot = null;
     for (int i = 0; i < alternateRoots.size(); i++) {
       String root = alternateRoots.get(i);
       PathLabeller.Lstat lstat = PathLabeller.lstat(charset, root);
       if (lstat.failedOtherThanAccess()) {
         output.fatal("Can't stat alt_root_path \"" + root + "\", " + lstat.reason() + "\n");
-        return ExitStatus.SETFILES_FATAL;
+        return null;
       }
       if (i > 0) {
         output.fatal(SetfilesOutput.PREFIX + "only one -r can be specified\n");
-        return ExitStatus.SETFILES_FATAL;
+        return null;
       }
       if (root.equals("/")) {
         output.fatal(SetfilesOutput.PREFIX + " invalid alt_rootpath: /\n");
-        return ExitStatus.SETFILES_FATAL;
+        return null;
       }
-      alternateRoot[0] = new String(PathBytes.absolute(root.getBytes(charset)), charset);
+      alternateRoot = new String(PathBytes.absolute(root.getBytes(charset)), charset);
     }
-    return null;
+    return alternateRoot;
   }
 
   /** setfiles stat()s the spec file: it must exist and be a regular file. */
