@@ -9,7 +9,7 @@ import java.util.List;
  * entries: as read, in batches of at most {@value #BATCH} entries, and a batch of more than
  * {@value #SORT_ABOVE} sorted by inode number (on a disk, visiting a huge directory in inode order
  * saves seeks), except on filesystems where that gains nothing (tmpfs, NFS, CIFS). Measured against
- * chcon -R -v on ext4: 12,000 entries come in inode order; 150,000 in two runs, the first 100,000
+ * chcon -R -v on ext4: 12,000 entries come in inode order; 150,000 in two batches, the first 100,000
  * read and the other 50,000, each in inode order.
  */
 final class FtsOrder {
