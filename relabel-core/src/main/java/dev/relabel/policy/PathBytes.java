@@ -14,7 +14,9 @@ import java.util.Arrays;
  * JDK stores compactly; at the edges, a {@link Path} is text the JDK decoded with {@code
  * sun.jnu.encoding}, a command-line argument text decoded with {@link #charset()} (that charset made
  * lossless), and encoding either back with {@link #charset()} gives the bytes the kernel holds:
- * every byte of an argument, every name the JDK could decode.
+ * every byte of an argument, every name the JDK could decode. A path whose bytes the JDK could not
+ * decode is read through its file URI ({@link #of(Path)}), and an argument's path made from one
+ * ({@link #path}), so that the JDK's file API opens any name a command line gives.
  */
 public final class PathBytes {
   private static final Charset JNU = jnu();
