@@ -392,6 +392,9 @@ final class PcreLexer {
       throw error("malformed \\P or \\p sequence");
     }
     BitSet set = propertySet(name.toString());
+    if (set == null && !Pcre2Properties.known(name.toString())) {
+      throw error("unknown property after \\P or \\p");
+    }
     if (set == null) {
       throw unsupported("the Unicode property \\p{" + name + "}", start, pos, "a", null);
     }

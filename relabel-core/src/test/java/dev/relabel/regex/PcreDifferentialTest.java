@@ -415,6 +415,51 @@ class PcreDifferentialTest {
     assertEquals(List.of(), rejectedInPcre2sWords(MALFORMED_ITEMS));
   }
 
+  /**
+   * Every property name PCRE2 knows (as {@link Pcre2Properties} lists them) and names it does not,
+   * each plain, negated, in a class, and with the script and Bidi class prefixes: relabel refuses
+   * in PCRE2's words ("unknown property", at its offset) exactly what PCRE2 refuses, and what
+   * PCRE2 compiles it compiles or refuses as unsupported, never as malformed.
+   */
+  @Test
+  void propertyNamesAreKnownAsPcre2KnowsThem() {
+    List<String> names = new ArrayList<>(List.of("Foo", "", "Greek:", ":Greek", "bidi", "sc:Greek", "Latn2", "Q",
+        "L&", "Bidi Class", "Any", "XAN", "Script_Extensions", "zzzz", "Lu", "sc", "bc"));
+    for (String known : new java.util.TreeSet<>(Pcre2Properties.names())) {
+      names.add(known);
+      names.add(known.toUpperCase(java.util.Locale.ROOT).replace("A", "_A")); // as loosely as PCRE2 matches
+    }
+    List<String> problems = new ArrayList<>();
+    int unknown = 0;
+    for (String name : names) {
+      for (String pattern : List.of("\\p{" + name + "}", "\\P{^" + name + "}x", "[a\\p{" + name + "}]",
+          "\\p{sc:" + name + "}", "\\p{Script_Extensions=" + name + "}", "\\p{bc:" + name + "}",
+          "\\p{bidi class:" + name + "}", "\\p" + name)) {
+        Pcre2.Compiled reference = Pcre2.compile(pattern);
+        String ours;
+        try {
+          PcrePattern.compile(pattern);
+          ours = null;
+        } catch (PcreSyntaxException e) {
+          ours = e.getMessage();
+        }
+        if (reference.ok()) {
+          reference.handle().close();
+          if (ours != null && !ours.contains("not supported by relabel")) {
+            problems.add(show(pattern) + ": PCRE2 compiles it, relabel says '" + ours + "'");
+          }
+        } else {
+          unknown += reference.error().contains("unknown property") ? 1 : 0;
+          if (ours == null || !ours.contains(reference.error())) {
+            problems.add(show(pattern) + ": '" + ours + "', where PCRE2 says '" + reference.error() + "'");
+          }
+        }
+      }
+    }
+    assertEquals(List.of(), problems);
+    assertTrue(unknown > 1_000, "PCRE2 should have refused the unknown names and prefixes: " + unknown);
+  }
+
   /** The patterns PCRE2 compiles, or that relabel compiles or rejects in other words. */
   private static List<String> rejectedInPcre2sWords(List<String> malformed) {
     List<String> problems = new ArrayList<>();
