@@ -123,23 +123,25 @@ public final class TarCommand implements Callable<Integer> {
     if (json.enabled() && !check && out.equals("-")) {
       throw new Failure("--json writes the report on standard output: give OUT, or --check (see 'relabel tar --help')");
     }
+    Path outPath = out.equals("-") ? null : PathBytes.path(out);
+    // the name the codec is told by ("/" has no last name: itself)
+    String outName = outPath == null || outPath.getFileName() == null ? out : outPath.getFileName().toString();
     Codec chosen = null;
     if (compress != null) {
       chosen = Codec.named(compress).orElseThrow(() -> new Failure("--compress " + compress
           + ": not one of none, gzip, bzip2, xz, zstd"));
-    } else if (!out.equals("-")) {
-      Path outPath = PathBytes.path(out);
-      String name = outPath.getFileName() == null ? out : outPath.getFileName().toString();
-      java.util.Optional<String> unwritable = Codec.unwritable(name);
+    } else if (outPath != null) {
+      java.util.Optional<String> unwritable = Codec.unwritable(outName);
       if (unwritable.isPresent()) {
         throw new Failure(out + ": the name asks for " + unwritable.get() + ", which relabel tar does not write"
             + " (gzip, bzip2, xz, zstd or none): give another name, or --compress");
       }
+      chosen = Codec.forFileName(outName);
     }
     try (Reporting reporting = Reporting.start(parent.io(), "tar", json, null, false, check)) {
       if (!check) {
         try {
-          return reporting.finish(label(reporting, in, out, chosen));
+          return reporting.finish(label(reporting, in, out, outPath, chosen));
         } catch (ArchiveException e) {
           throw new Failure(shown(in) + ": " + e.getMessage(), e);
         }
@@ -224,13 +226,16 @@ public final class TarCommand implements Callable<Integer> {
     return report.relabeled() > 0 ? ExitStatus.TAR_DIFFERS : ExitStatus.OK;
   }
 
-  private int label(Reporting reporting, String in, String out, Codec chosen) throws IOException, PolicyException {
+  /**
+   * Labels IN (or archives DIR) into OUT, {@code outPath} (null: standard output); {@code chosen}
+   * is the codec --compress or OUT's name asks for, null for standard output without --compress.
+   */
+  private int label(Reporting reporting, String in, String out, Path outPath, Codec chosen)
+      throws IOException, PolicyException {
     Io io = reporting.io();
     TarLabeller labeller = labeller(reporting, warnings(io, in, new RelabelListener() {}));
     try (Input input = directory == null ? Input.open(io, in) : null) {
-      Path outPath = out.equals("-") ? null : PathBytes.path(out);
-      Codec codec = chosen != null ? chosen : outPath != null ? Codec.forFileName(outPath.getFileName().toString())
-          : input != null ? input.codec() : Codec.NONE;
+      Codec codec = chosen != null ? chosen : input != null ? input.codec() : Codec.NONE;
       RelabelReport report;
       if (outPath == null) {
         // Compressed only once the first byte comes: a run that fails before it (a bad archive,

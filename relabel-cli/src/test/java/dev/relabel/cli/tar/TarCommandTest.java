@@ -339,5 +339,9 @@ class TarCommandTest {
     Cli.Result isDirectory = tar(new byte[0], archive.toString(), dir.toString());
     assertEquals(1, isDirectory.status());
     assertEquals("relabel: " + dir + ": Is a directory\n", isDirectory.err());
+    // "/" has no last name to tell a codec by (it was an internal error)
+    Cli.Result root = tar(new byte[0], archive.toString(), "/");
+    assertEquals(1, root.status(), root::toString);
+    assertEquals("relabel: /: Is a directory\n", root.err());
   }
 }
