@@ -21,7 +21,7 @@ import java.util.List;
 public record FailureReport(List<String> messages, int status) {
   /**
    * The C library's words for why a file operation failed, where the JDK names the error only by
-   * its class; a file the JDK cannot name under this locale (a list of paths) said so.
+   * its class.
    */
   public static String reason(Exception e) {
     if (e instanceof java.nio.file.NoSuchFileException) {
