@@ -203,12 +203,12 @@ public final class TarLabeller {
     return run(source, HardLinks.scan(source.open()), target, start);
   }
 
-  /** One pass over {@code source}, whose hard links are {@code links}. */
   /** Where this labeller reports; {@link DirectoryArchiver} says through it what it leaves out. */
   RelabelListener listener() {
     return listener;
   }
 
+  /** One pass over {@code source}, whose hard links are {@code links}. */
   RelabelReport run(TarSource source, HardLinks links, OutputStream target, long start) throws IOException {
     ExecutorService pool = threads > 1 ? Executors.newFixedThreadPool(threads, daemon()) : null;
     OutputStream out = target == null ? null : new BufferedOutputStream(target, 1 << 16);
