@@ -62,14 +62,13 @@ public final class DirectoryArchiver {
     for (Path archive : archives) {
       if (Files.exists(archive, NOFOLLOW)) {
         Map<String, Object> attributes = Files.readAttributes(archive, "unix:dev,ino", NOFOLLOW);
-        leftOut.add(List.of((Long) attributes.get("dev"), (Long) attributes.get("ino")));
+        leftOut.add(inode(attributes));
       }
     }
     Map<List<Long>, List<byte[]>> inodes = new LinkedHashMap<>();
     walk(directory, new byte[] {'/'}, leftOut, (path, name, attributes) -> {
       if (attributes != null && (int) attributes.get("nlink") > 1 && !Files.isDirectory(path, NOFOLLOW)) {
-        inodes.computeIfAbsent(List.of((Long) attributes.get("dev"), (Long) attributes.get("ino")),
-            k -> new ArrayList<>(2)).add(name);
+        inodes.computeIfAbsent(inode(attributes), k -> new ArrayList<>(2)).add(name);
       }
     });
     List<List<byte[]>> groups = new ArrayList<>();
@@ -137,7 +136,7 @@ public final class DirectoryArchiver {
    */
   private static void walk(Path path, byte[] name, Set<List<Long>> leftOut, Visitor visitor) throws IOException {
     Map<String, Object> attributes = Files.readAttributes(path, "unix:*", NOFOLLOW);
-    if (leftOut.contains(List.of((Long) attributes.get("dev"), (Long) attributes.get("ino")))) {
+    if (leftOut.contains(inode(attributes))) {
       visitor.visit(path, name, null);
       return;
     }
@@ -180,7 +179,7 @@ public final class DirectoryArchiver {
       entryName = "./";
     }
     TarArchiveEntry entry;
-    List<Long> inode = List.of((Long) attributes.get("dev"), (Long) attributes.get("ino"));
+    List<Long> inode = inode(attributes);
     String first = format != 0040000 && (int) attributes.get("nlink") > 1 ? firstNames.get(inode) : null;
     if (first != null) {
       entry = new TarArchiveEntry(entryName, TarConstants.LF_LINK, true);
@@ -228,6 +227,11 @@ public final class DirectoryArchiver {
       }
     }
     tar.closeArchiveEntry();
+  }
+
+  /** An entry's (device, inode), from its {@code unix:} attributes: what names one file. */
+  private static List<Long> inode(Map<String, Object> attributes) {
+    return List.of((Long) attributes.get("dev"), (Long) attributes.get("ino"));
   }
 
   private static String owner(Object principal) {
