@@ -90,12 +90,6 @@ final class Pcre2Properties {
   /** Built on first use: only a policy whose property relabel does not run asks. */
   private static final class Names {
     static final Set<String> SCRIPTS = Set.of(Pcre2Properties.SCRIPTS.strip().split(" "));
-    static final Set<String> ALL = all();
-
-    private static Set<String> all() {
-      java.util.Set<String> all = new java.util.HashSet<>(SCRIPTS);
-      all.addAll(java.util.List.of(OTHERS.strip().split(" ")));
-      return Set.copyOf(all);
-    }
+    static final Set<String> ALL = Set.of((Pcre2Properties.SCRIPTS + OTHERS).strip().split(" "));
   }
 }
