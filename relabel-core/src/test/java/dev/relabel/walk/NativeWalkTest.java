@@ -23,7 +23,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -200,7 +199,10 @@ class NativeWalkTest {
   @ValueSource(booleans = {true, false})
   void symlinksAreLabelledThemselvesAndNeverFollowed(boolean xattrAt) throws IOException {
     boolean was = XattrFallback.usesXattrAt();
-    Assumptions.assumeTrue(was || !xattrAt, "this kernel has no getxattrat");
+    if (xattrAt && !was) {
+      // getxattrat/setxattrat came with Linux 6.13; CI's kernel has them, so there the path must be tested
+      AttrTrees.unavailable("this kernel has no getxattrat/setxattrat (Linux 6.13 or later)");
+    }
     XattrFallback.useXattrAt(xattrAt);
     try {
       symlinksAreLabelledThemselvesAndNeverFollowed();
