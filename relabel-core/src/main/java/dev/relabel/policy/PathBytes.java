@@ -3,8 +3,13 @@ package dev.relabel.policy;
 import java.net.URI;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.FileSystems;
 import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Arrays;
 
@@ -61,6 +66,34 @@ public final class PathBytes {
   }
 
   /**
+   * {@code e}, the JDK's exception about {@code file}, naming the file by {@link #text}: the JDK
+   * names it by {@code toString}, U+FFFD for each byte the locale cannot decode, so a message made
+   * from it would print another name. The same kind of exception (messages tell ENOENT, EACCES,
+   * ENOTDIR and EEXIST by it), with {@code e} as its cause; {@code e} itself when it names another
+   * file or names {@code file} right.
+   */
+  public static FileSystemException named(FileSystemException e, Path file) {
+    if (textNames(file) || !file.toString().equals(e.getFile())) {
+      return e;
+    }
+    String name = text(file);
+    FileSystemException renamed;
+    if (e instanceof NoSuchFileException) {
+      renamed = new NoSuchFileException(name, e.getOtherFile(), e.getReason());
+    } else if (e instanceof AccessDeniedException) {
+      renamed = new AccessDeniedException(name, e.getOtherFile(), e.getReason());
+    } else if (e instanceof NotDirectoryException) {
+      renamed = new NotDirectoryException(name);
+    } else if (e instanceof FileAlreadyExistsException) {
+      renamed = new FileAlreadyExistsException(name, e.getOtherFile(), e.getReason());
+    } else {
+      renamed = new FileSystemException(name, e.getOtherFile(), e.getReason());
+    }
+    renamed.initCause(e);
+    return renamed;
+  }
+
+  /**
    * Whether {@code path}'s text names it, so that java.io ({@code path.toFile()}) opens the same
    * file: not when it holds bytes the locale cannot decode (see {@link #of(Path)}).
    */
@@ -72,28 +105,40 @@ public final class PathBytes {
    * The {@link Path} the JDK's file API opens for {@code value}, a command line's argument (text
    * decoded with {@link #charset()}), whatever bytes it holds. {@link Path#of} encodes text with the
    * locale's charset and refuses a name with a byte that charset cannot decode; a file URI spells
-   * each byte out, and the JDK's file system makes a path of exactly those bytes from one (relative
-   * as given, unless it holds "." or ".." components: then absolute); any other is {@code
-   * Path.of(value)}.
+   * each byte out, and the JDK's file system makes a path of exactly those bytes from one: such a
+   * value is named name by name, relative as given; any other is {@code Path.of(value)}.
    */
   public static Path path(String value) {
     try {
       return Path.of(value);
     } catch (InvalidPathException e) {
-      // bytes the locale's charset cannot decode: named through a URI below
+      // bytes the locale's charset cannot decode: named name by name below
     }
     byte[] bytes = value.getBytes(JNU);
-    StringBuilder uri = new StringBuilder("file://");
-    boolean relative = bytes.length == 0 || bytes[0] != '/';
-    Path workingDirectory = Path.of("").toAbsolutePath();
-    if (relative) {
-      appendEscaped(uri, of(workingDirectory));
-      uri.append('/');
+    // resolve joins the names' bytes as they are: relative stays relative, "." and ".." stay
+    Path path = bytes.length > 0 && bytes[0] == '/' ? Path.of("/") : Path.of("");
+    int start = 0;
+    for (int i = 0; i <= bytes.length; i++) {
+      if (i == bytes.length || bytes[i] == '/') {
+        if (i > start) {
+          path = path.resolve(name(Arrays.copyOfRange(bytes, start, i)));
+        }
+        start = i + 1;
+      }
     }
-    appendEscaped(uri, bytes);
-    Path absolute = Path.of(URI.create(uri.toString()));
-    // relative again where that is plain (relativize works on the bytes), so messages name it as given
-    return relative && absolute.normalize().equals(absolute) ? workingDirectory.relativize(absolute) : absolute;
+    return path;
+  }
+
+  /** The relative path of the one name {@code name} (no '/'), whatever bytes it holds. */
+  private static Path name(byte[] name) {
+    try {
+      return Path.of(new String(name, JNU));
+    } catch (InvalidPathException e) {
+      // its file URI spells each byte out, and the JDK makes a path of exactly those bytes from it
+    }
+    StringBuilder uri = new StringBuilder("file:///");
+    appendEscaped(uri, name);
+    return Path.of(URI.create(uri.toString())).getFileName();
   }
 
   /** {@code path} with {@code suffix} appended to its last name ({@code FILE.bin} beside {@code FILE}), whatever bytes it holds. */

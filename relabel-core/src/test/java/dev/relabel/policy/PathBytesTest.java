@@ -83,8 +83,13 @@ class PathBytesTest {
     Path named = PathBytes.path(argument);
     assertTrue(Files.isSameFile(listed, named));
     assertArrayEquals(expected, PathBytes.of(named));
-    // ("../..": made absolute, as the working directory's ".." is not the name's)
-    assertTrue(Files.isSameFile(listed, PathBytes.path(new String(PathBytes.of(relative), PathBytes.charset()))));
+    // "../..": relative too, each "." and ".." kept (messages print the path as given)
+    Path climbing = PathBytes.path(new String(PathBytes.of(relative), PathBytes.charset()));
+    assertTrue(Files.isSameFile(listed, climbing));
+    assertTrue(!climbing.isAbsolute(), "relative as given: " + climbing);
+    assertArrayEquals(PathBytes.of(relative), PathBytes.of(climbing));
+    assertEquals("./../d/./caf\uDCE9", PathBytes.text(PathBytes.path("./../d/./caf\uDCE9")));
+    assertEquals("/d/caf\uDCE9", PathBytes.text(PathBytes.path("//d//caf\uDCE9/")));
     Path plain = PathBytes.path("d/caf\uDCE9");
     assertTrue(!plain.isAbsolute(), "relative as given: " + plain);
     assertArrayEquals(new byte[] {'d', '/', 'c', 'a', 'f', (byte) 0xe9}, PathBytes.of(plain));
