@@ -107,6 +107,27 @@ class ArgumentBytesIT {
         + " ./t/e\u00e9/x ./t/f \n1\npolicy-named\nstatus 0\n"), out);
   }
 
+  /**
+   * And messages name such files by their bytes, not by the U+FFFD the JDK's own exceptions put in
+   * their place: DIR and OUT missing (the tar verb writes both through the JDK), a socket so named
+   * left out of DIR's archive.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"C", "C.UTF-8"})
+  void messagesNameSuchFilesByTheirBytes(String locale) throws Exception {
+    String out = run(locale, String.join("; ",
+        "$TOOL -C ../n$'\\xe9' ../o.tar 2>&1",
+        "$TOOL --check -C ../n$'\\xe9' 2>&1",
+        "$TOOL -C . ../n$'\\xe9'/o.tar 2>&1",
+        "$TOOL /dev/null ../n$'\\xe9'/o.tar 2>&1",
+        "mkdir ../s && python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(b\"../s/k\\xe9\")'"
+            + " && $TOOL -C ../s ../s.tar 2>&1"), launcher + " tar");
+    String missing = "No such file or directory\n";
+    assertTrue(out.startsWith("relabel: ../n\u00e9: " + missing + "relabel: ../n\u00e9: " + missing
+        + "relabel: ../n\u00e9/o.tar: " + missing + "relabel: ../n\u00e9/o.tar: " + missing
+        + "relabel: ../s: ./k\u00e9: socket ignored\nstatus 0\n"), out);
+  }
+
   /** So is fixfiles' --root: the system installed under a directory so named is checked as under a plain one. */
   @ParameterizedTest
   @ValueSource(strings = {"C", "C.UTF-8"})

@@ -9,8 +9,10 @@ import java.io.OutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
@@ -55,8 +57,13 @@ public final class DirectoryArchiver {
   public static RelabelReport archive(Path directory, TarLabeller labeller, OutputStream out, List<Path> archives)
       throws IOException {
     long start = System.nanoTime();
-    if (!Files.isDirectory(directory, NOFOLLOW)) {
-      throw new IOException(directory + ": not a directory");
+    // DIR itself may be a symbolic link to a directory, as tar -C DIR changes into it
+    try {
+      if (!isDirectory(Files.readAttributes(directory, "unix:mode"))) {
+        throw new NotDirectoryException(PathBytes.text(directory));
+      }
+    } catch (FileSystemException e) {
+      throw PathBytes.named(e, directory);
     }
     Set<List<Long>> leftOut = new HashSet<>();
     for (Path archive : archives) {
@@ -67,7 +74,7 @@ public final class DirectoryArchiver {
     }
     Map<List<Long>, List<byte[]>> inodes = new LinkedHashMap<>();
     walk(directory, new byte[] {'/'}, leftOut, (path, name, attributes) -> {
-      if (attributes != null && (int) attributes.get("nlink") > 1 && !Files.isDirectory(path, NOFOLLOW)) {
+      if (attributes != null && (int) attributes.get("nlink") > 1 && !isDirectory(attributes)) {
         inodes.computeIfAbsent(inode(attributes), k -> new ArrayList<>(2)).add(name);
       }
     });
@@ -135,20 +142,26 @@ public final class DirectoryArchiver {
    * whose (device, inode) is in {@code leftOut} is visited with null attributes, and not entered.
    */
   private static void walk(Path path, byte[] name, Set<List<Long>> leftOut, Visitor visitor) throws IOException {
-    Map<String, Object> attributes = Files.readAttributes(path, "unix:*", NOFOLLOW);
-    if (leftOut.contains(inode(attributes))) {
-      visitor.visit(path, name, null);
-      return;
-    }
-    visitor.visit(path, name, attributes);
-    if (!Files.isDirectory(path, NOFOLLOW)) {
-      return;
-    }
     List<Path> children = new ArrayList<>();
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
-      for (Path child : entries) {
-        children.add(child);
+    try {
+      // the root ("/") followed, as tar -C DIR follows DIR; every entry below it not
+      Map<String, Object> attributes = name.length == 1 ? Files.readAttributes(path, "unix:*")
+          : Files.readAttributes(path, "unix:*", NOFOLLOW);
+      if (leftOut.contains(inode(attributes))) {
+        visitor.visit(path, name, null);
+        return;
       }
+      visitor.visit(path, name, attributes);
+      if (!isDirectory(attributes)) {
+        return;
+      }
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
+        for (Path child : entries) {
+          children.add(child);
+        }
+      }
+    } catch (FileSystemException e) {
+      throw PathBytes.named(e, path);
     }
     List<byte[]> names = new ArrayList<>(children.size());
     for (Path child : children) {
@@ -170,7 +183,7 @@ public final class DirectoryArchiver {
     int format = mode & 0170000;
     if (format == 0140000) {
       // a socket: tar leaves them out, and says so
-      listener.warned("." + new String(name, java.nio.charset.StandardCharsets.UTF_8) + ": socket ignored");
+      listener.warned("." + new String(name, PathBytes.charset()) + ": socket ignored");
       return;
     }
     String entryName = "." + new String(name, java.nio.charset.StandardCharsets.ISO_8859_1)
@@ -222,11 +235,15 @@ public final class DirectoryArchiver {
       try (InputStream data = Files.newInputStream(path, NOFOLLOW)) {
         long copied = data.transferTo(tar);
         if (copied != entry.getSize()) {
-          throw new IOException(path + ": changed size while it was archived");
+          throw new IOException(PathBytes.text(path) + ": changed size while it was archived");
         }
       }
     }
     tar.closeArchiveEntry();
+  }
+
+  private static boolean isDirectory(Map<String, Object> attributes) {
+    return ((int) attributes.get("mode") & 0170000) == 0040000;
   }
 
   /** An entry's (device, inode), from its {@code unix:} attributes: what names one file. */

@@ -151,7 +151,9 @@ public final class TarCommand implements Callable<Integer> {
       } catch (IOException | PolicyException | Failure e) {
         String message = e instanceof PolicyException p ? String.join("\nrelabel: ",
             p.errors().stream().map(Object::toString).toList())
-            : e instanceof ArchiveException ? shown(in) + ": " + e.getMessage() : e.getMessage();
+            : e instanceof ArchiveException ? shown(in) + ": " + e.getMessage()
+            : e instanceof java.nio.file.FileSystemException fs && fs.getFile() != null
+                ? fs.getFile() + ": " + FailureReport.reason(fs) : e.getMessage();
         reporting.io().err().write(("relabel: " + message + "\n").getBytes(reporting.io().charset()));
         if (reporting.json() != null) {
           reporting.json().error(null, 0, message);
@@ -162,7 +164,7 @@ public final class TarCommand implements Callable<Integer> {
   }
 
   private String shown(String in) {
-    return directory != null ? directory.toString() : in.equals("-") ? "standard input" : in;
+    return directory != null ? PathBytes.text(directory) : in.equals("-") ? "standard input" : in;
   }
 
   private TarLabeller labeller(Reporting reporting, RelabelListener output) throws IOException, PolicyException {
@@ -255,7 +257,10 @@ public final class TarCommand implements Callable<Integer> {
       } else {
         // through a symbolic link: the file it names is replaced, the link kept
         Path file = Files.exists(outPath) ? outPath.toRealPath() : outPath;
-        if (directory != null && file.toAbsolutePath().getParent().toRealPath().startsWith(directory.toRealPath())) {
+        // (OUT's directory missing: no archive to leave out; writing OUT says it is missing)
+        Path parent = file.toAbsolutePath().getParent();
+        if (directory != null && Files.isDirectory(parent) && Files.isDirectory(directory)
+            && parent.toRealPath().startsWith(directory.toRealPath())) {
           io.err().write(("relabel: " + out + ": file is the archive; not dumped\n").getBytes(io.charset()));
         }
         report = writeWhole(labeller, input, file, codec);
@@ -286,7 +291,7 @@ public final class TarCommand implements Callable<Integer> {
       temporary = Files.createTempFile(absolute.getParent(), prefix, ".part");
     } catch (java.nio.file.FileSystemException e) {
       // named as OUT, not as the temporary beside it
-      throw new Failure(out + ": " + FailureReport.reason(e), e);
+      throw new Failure(PathBytes.text(out) + ": " + FailureReport.reason(e), e);
     }
     boolean done = false;
     try {

@@ -320,6 +320,38 @@ class TarCommandTest {
     assertEquals(AttrTrees.check(List.of("tar", "-tf", expected.toString()), dir), names);
   }
 
+  /**
+   * DIR is changed into as tar -C DIR changes into it: a symbolic link to a directory archives that
+   * directory (it was "not a directory"); a link met below DIR is archived as a link, never
+   * followed. DIR missing or not a directory is said as tar says it, with or without --check.
+   */
+  @Test
+  void dirIsFollowedAsTarFollowsItAndNothingBelowIt() throws Exception {
+    Path link = Files.createSymbolicLink(dir.resolve("link"), tree.getFileName());
+    Files.createSymbolicLink(tree.resolve("usr/lib"), Path.of("bin"));
+    Path expected = dir.resolve("expected.tar");
+    AttrTrees.check(List.of("tar", "--sort=name", "-cf", expected.toString(), "-C", link.toString(), "."), dir);
+    Path out = dir.resolve("through-link.tar");
+    Cli.Result r = tar(new byte[0], "-C", link.toString(), out.toString());
+    assertEquals(0, r.status(), r::toString);
+    assertEquals(TarTools.listing(expected, dir), TarTools.listing(out, dir));
+    Cli.Result check = tar(new byte[0], "--check", "-C", link.toString());
+    assertEquals(ExitStatus.TAR_DIFFERS, check.status(), check::toString);
+
+    Path file = dir.resolve("file_contexts");
+    Path absent = dir.resolve("absent");
+    for (Path notDirectory : List.of(file, absent, Files.createSymbolicLink(dir.resolve("dangling"), absent))) {
+      String reason = notDirectory.equals(file) ? "Not a directory" : "No such file or directory";
+      Cli.Result archived = tar(new byte[0], "-C", notDirectory.toString(), dir.resolve("o.tar").toString());
+      assertEquals(1, archived.status(), archived::toString);
+      assertEquals("relabel: " + notDirectory + ": " + reason + "\n", archived.err());
+      Cli.Result checked = tar(new byte[0], "--check", "-C", notDirectory.toString());
+      assertEquals(ExitStatus.TAR_CHECK_ERROR, checked.status(), checked::toString);
+      assertEquals("relabel: " + notDirectory + ": " + reason + "\n", checked.err());
+    }
+    assertFalse(Files.exists(dir.resolve("o.tar")));
+  }
+
   @Test
   void usageErrors() {
     Cli.Result json = tar(new byte[0], "--json", archive.toString());
