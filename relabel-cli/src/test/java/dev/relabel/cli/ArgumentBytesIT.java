@@ -110,22 +110,29 @@ class ArgumentBytesIT {
   /**
    * And messages name such files by their bytes, not by the U+FFFD the JDK's own exceptions put in
    * their place: DIR and OUT missing (the tar verb writes both through the JDK), a socket so named
-   * left out of DIR's archive.
+   * left out of DIR's archive, a hard link under two specs, a plan's header.
    */
   @ParameterizedTest
   @ValueSource(strings = {"C", "C.UTF-8"})
   void messagesNameSuchFilesByTheirBytes(String locale) throws Exception {
     String out = run(locale, String.join("; ",
-        "$TOOL -C ../n$'\\xe9' ../o.tar 2>&1",
-        "$TOOL --check -C ../n$'\\xe9' 2>&1",
-        "$TOOL -C . ../n$'\\xe9'/o.tar 2>&1",
-        "$TOOL /dev/null ../n$'\\xe9'/o.tar 2>&1",
+        "$TOOL tar -C ../n$'\\xe9' ../o.tar 2>&1",
+        "$TOOL tar --check -C ../n$'\\xe9' 2>&1",
+        "$TOOL tar -C . ../n$'\\xe9'/o.tar 2>&1",
+        "$TOOL tar /dev/null ../n$'\\xe9'/o.tar 2>&1",
         "mkdir ../s && python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind(b\"../s/k\\xe9\")'"
-            + " && $TOOL -C ../s ../s.tar 2>&1"), launcher + " tar");
+            + " && $TOOL tar -C ../s ../s.tar 2>&1",
+        // a hard-linked member under two specs
+        "mkdir -p ../h/a ../h/b && touch ../h/a/x$'\\xe9' && ln ../h/a/x$'\\xe9' ../h/b/y$'\\xe9' && tar --sort=name -C ../h -cf ../h.tar ."
+            + " && printf '/a(/.*)?\\tsystem_u:object_r:a_t:s0\\n/b(/.*)?\\tsystem_u:object_r:b_t:s0\\n' > ../h.fc"
+            + " && $TOOL tar -f ../h.fc ../h.tar ../h2.tar 2>&1",
+        "$TOOL plan -f \"$FC\" ../n$'\\xe9' 2>/dev/null | head -1"), launcher.toString());
     String missing = "No such file or directory\n";
     assertTrue(out.startsWith("relabel: ../n\u00e9: " + missing + "relabel: ../n\u00e9: " + missing
         + "relabel: ../n\u00e9/o.tar: " + missing + "relabel: ../n\u00e9/o.tar: " + missing
-        + "relabel: ../s: ./k\u00e9: socket ignored\nstatus 0\n"), out);
+        + "relabel: ../s: ./k\u00e9: socket ignored\n"
+        + "relabel: conflicting specifications for /b/y\u00e9 and /a/x\u00e9, using system_u:object_r:a_t:s0.\n"
+        + "Plan for ../n\u00e9 with " + dir.resolve("file_contexts") + ":\nstatus 0\n"), out);
   }
 
   /** So is fixfiles' --root: the system installed under a directory so named is checked as under a plain one. */

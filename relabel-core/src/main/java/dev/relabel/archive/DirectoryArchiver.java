@@ -183,7 +183,7 @@ public final class DirectoryArchiver {
     int format = mode & 0170000;
     if (format == 0140000) {
       // a socket: tar leaves them out, and says so
-      listener.warned("." + new String(name, PathBytes.charset()) + ": socket ignored");
+      listener.warned("." + PathBytes.text(name) + ": socket ignored");
       return;
     }
     String entryName = "." + new String(name, java.nio.charset.StandardCharsets.ISO_8859_1)

@@ -1,7 +1,6 @@
 package dev.relabel.archive;
 
 import dev.relabel.policy.FileType;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One member of a tar stream as read, headers kept as raw bytes: what came before its PAX
@@ -45,11 +44,6 @@ public record TarMember(long offset, boolean labelled, byte[] before, byte[] pax
   /** The label its PAX records hold (trailing NUL dropped), or null. */
   public String currentLabel() {
     return pax.label();
-  }
-
-  /** The path as text, for messages (bytes that are not UTF-8 replaced). */
-  public String pathText() {
-    return path == null ? name : new String(path, StandardCharsets.UTF_8);
   }
 
   /**

@@ -66,6 +66,14 @@ public final class PathBytes {
   }
 
   /**
+   * Path bytes as text for messages: decoded with {@link #charset()}, so that they print (encoded
+   * with it, as relabel's output is) as the very bytes, where UTF-8 would put U+FFFD.
+   */
+  public static String text(byte[] path) {
+    return new String(path, JNU);
+  }
+
+  /**
    * {@code e}, the JDK's exception about {@code file}, naming the file by {@link #text}: the JDK
    * names it by {@code toString}, U+FFFD for each byte the locale cannot decode, so a message made
    * from it would print another name. The same kind of exception (messages tell ENOENT, EACCES,

@@ -1,7 +1,8 @@
 package dev.relabel.report;
 
 import dev.relabel.context.SecurityContext;
-import java.nio.charset.StandardCharsets;
+import dev.relabel.policy.PathBytes;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +75,7 @@ public final class ChangeSummary implements RelabelListener {
     while (slash > 0 && path[slash] != '/') {
       slash--;
     }
-    return slash <= 0 ? "/" : new String(path, 0, slash, StandardCharsets.UTF_8);
+    return slash <= 0 ? "/" : PathBytes.text(Arrays.copyOf(path, slash));
   }
 
   private static String typeOf(String context) {

@@ -66,7 +66,7 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
   /** Before the walk of {@code root} (absolute path bytes): its total is its filesystem's inodes in use, when it is its root. */
   public void expect(byte[] root) {
     Optional<MountRoot> mount = mountRoot(root);
-    expect(new String(root, PathBytes.charset()), mount.isPresent() ? OptionalLong.of(mount.get().inodesInUse()) : OptionalLong.empty());
+    expect(PathBytes.text(root), mount.isPresent() ? OptionalLong.of(mount.get().inodesInUse()) : OptionalLong.empty());
   }
 
   /** Before a walk: what the lines call it, and how many entries it is expected to decide. */

@@ -1,5 +1,7 @@
 package dev.relabel.report;
 
+import dev.relabel.policy.PathBytes;
+
 /**
  * Receives what a run does, from the worker threads, as it happens. Implementations must be
  * thread-safe; the walker calls them only for changes and errors, never once per unchanged file.
@@ -36,7 +38,7 @@ public interface RelabelListener {
    * {@link #warned} notice with the path decoded as UTF-8.
    */
   default void keptCustomized(byte[] path, String context) {
-    warned(utf8(path) + " not reset as customized by admin to " + context);
+    warned(PathBytes.text(path) + " not reset as customized by admin to " + context);
   }
 
   /**
@@ -50,7 +52,7 @@ public interface RelabelListener {
 
   /** What {@link #conflicted} says by default, in setfiles' words. */
   static String conflict(byte[] other, byte[] decider, String context) {
-    return "conflicting specifications for " + utf8(other) + " and " + utf8(decider) + ", using " + context + ".";
+    return "conflicting specifications for " + PathBytes.text(other) + " and " + PathBytes.text(decider) + ", using " + context + ".";
   }
 
   /** A notice that is not a failure (a digest that could not be stored, ...). */
@@ -58,9 +60,4 @@ public interface RelabelListener {
 
   /** A listener that ignores everything. */
   RelabelListener NONE = new RelabelListener() {};
-
-  /** A path decoded as UTF-8, for a message (as the walk's own messages decode it). */
-  private static String utf8(byte[] path) {
-    return new String(path, java.nio.charset.StandardCharsets.UTF_8);
-  }
 }

@@ -1,7 +1,7 @@
 package dev.relabel.report;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.Spec;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -25,9 +25,9 @@ public record RelabelReport(long visited, long relabeled, long unmatched, List<F
 
   /** One label change. */
   public record Change(byte[] path, String from, String to, boolean applied) {
-    /** The path as text (bytes that are not UTF-8 are replaced), for messages. */
+    /** The path as text for messages: it prints as its own bytes (see {@link PathBytes#charset()}). */
     public String pathText() {
-      return new String(path, StandardCharsets.UTF_8);
+      return PathBytes.text(path);
     }
   }
 
@@ -37,8 +37,9 @@ public record RelabelReport(long visited, long relabeled, long unmatched, List<F
    * @param errno the errno, or 0 when the failure is not a system call's
    */
   public record Failure(byte[] path, int errno, String message) {
+    /** The path as text for messages: it prints as its own bytes (see {@link PathBytes#charset()}). */
     public String pathText() {
-      return new String(path, StandardCharsets.UTF_8);
+      return PathBytes.text(path);
     }
   }
 

@@ -1,8 +1,8 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.report.RelabelReport;
 import dev.relabel.nativeio.Errno;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Why chcon could not handle one entry, with what its message names, so that a front end can
@@ -44,22 +44,18 @@ public record ChconProblem(Kind kind, byte[] path, byte[] accessName, int errno,
 
   /** As a relabel failure, with a message in chcon's words (paths and values unquoted). */
   public RelabelReport.Failure failure() {
-    String name = text(accessName);
+    String name = PathBytes.text(accessName);
     String message = switch (kind) {
-      case CANNOT_ACCESS -> "cannot access " + text(path);
-      case CANNOT_READ_DIRECTORY -> "cannot read directory " + text(path);
+      case CANNOT_ACCESS -> "cannot access " + PathBytes.text(path);
+      case CANNOT_READ_DIRECTORY -> "cannot read directory " + PathBytes.text(path);
       case GET_FAILED -> "failed to get security context of " + name;
       case UNLABELED -> "can't apply partial context to unlabeled file " + name;
       case MALFORMED -> "failed to create security context: " + value;
       case BAD_FIELD -> "failed to set " + field + " security context component to " + value;
       case SET_FAILED -> "failed to change context of " + name + " to " + value;
-      case DANGEROUS_ROOT -> "it is dangerous to operate recursively on " + text(path);
-      case ROOT_UNREADABLE -> "failed to get attributes of " + text(path);
+      case DANGEROUS_ROOT -> "it is dangerous to operate recursively on " + PathBytes.text(path);
+      case ROOT_UNREADABLE -> "failed to get attributes of " + PathBytes.text(path);
     };
     return new RelabelReport.Failure(path, errno, errno == 0 ? message : message + ": " + Errno.describe(errno));
-  }
-
-  private static String text(byte[] bytes) {
-    return new String(bytes, StandardCharsets.UTF_8);
   }
 }

@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.nativeio.NativeIoException;
 import java.io.IOException;
@@ -28,7 +29,7 @@ final class DigestStore {
 
   static void store(FileTree tree, byte[] root, List<Pending> pending, RelabelListener listener) {
     Revisit.visit(tree, root, pending,
-        (holder, name, directory) -> holder.setDigest(name, directory.digest(), directory.path()), (path, e) -> listener.warned("setxattr failed: " + Walk.text(path) + ": " + reason(e)));
+        (holder, name, directory) -> holder.setDigest(name, directory.digest(), directory.path()), (path, e) -> listener.warned("setxattr failed: " + PathBytes.text(path) + ": " + reason(e)));
   }
 
   private static String reason(IOException e) {

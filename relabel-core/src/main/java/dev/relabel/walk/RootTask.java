@@ -66,7 +66,7 @@ final class RootTask extends CountedCompleter<Void> {
       String key = walk.key(path);
       if (key == null) {
         walk.fail(path, 0, "not located in the alternate root "
-            + new String(PathBytes.fromLatin1(walk.options.alternateRoot().orElseThrow()), PathBytes.charset()));
+            + PathBytes.text(PathBytes.fromLatin1(walk.options.alternateRoot().orElseThrow())));
         return;
       }
       boolean descend = status.type() == FileType.DIRECTORY && walk.options.recurse();

@@ -441,10 +441,6 @@ final class Walk {
     listener.failed(failure);
   }
 
-  static String text(byte[] path) {
-    return new String(path, StandardCharsets.UTF_8);
-  }
-
   static byte[] join(byte[] directory, byte[] name) {
     boolean root = directory.length == 1 && directory[0] == '/';
     byte[] path = new byte[directory.length + (root ? 0 : 1) + name.length];

@@ -11,6 +11,7 @@ import dev.relabel.cli.output.JsonOption;
 import dev.relabel.cli.output.Reporting;
 import dev.relabel.cli.setfiles.SystemPolicy;
 import dev.relabel.match.LabelMatcher;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.PolicyException;
 import dev.relabel.policy.PolicyLoader;
 import dev.relabel.report.ChangeSummary;
@@ -138,8 +139,8 @@ public final class PlanCommand implements Callable<Integer>, ExitStatus.Declared
 
   private void print(PrintStream out, Charset charset, Path policy, RelabelReport report, ChangeSummary summary) {
     double seconds = report.elapsed().toNanos() / 1e9;
-    out.printf(Locale.ROOT, "Plan for %s with %s%s:%n", String.join(" ", paths.stream().map(Path::toString).toList()),
-        policy, previous == null ? "" : " (from " + previous + ")");
+    out.printf(Locale.ROOT, "Plan for %s with %s%s:%n", String.join(" ", paths.stream().map(PathBytes::text).toList()),
+        PathBytes.text(policy), previous == null ? "" : " (from " + PathBytes.text(previous) + ")");
     out.printf(Locale.ROOT, "  %,d of %,d entries would be relabelled%n", report.relabeled(), report.visited());
     double perSecond = seconds > 0 ? report.visited() / seconds : 0;
     double estimate = seconds * (1 + WRITE_COST * report.relabeled() / Math.max(1, report.visited()));

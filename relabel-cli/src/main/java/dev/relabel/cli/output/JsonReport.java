@@ -2,6 +2,7 @@ package dev.relabel.cli.output;
 
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.Version;
+import dev.relabel.policy.PathBytes;
 import dev.relabel.report.ChangeSummary;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
@@ -236,8 +237,8 @@ public final class JsonReport implements RelabelListener {
     if (kind == Kind.RELABEL) {
       json.writeBooleanProperty("cancelled", cancelled);
       json.writeObjectPropertyStart("summary");
-      writeCounts("byDirectory", summary.byDirectory());
-      writeCounts("byTransition", summary.byTransition());
+      writeCounts("byDirectory", summary.byDirectory(), true);
+      writeCounts("byTransition", summary.byTransition(), false);
       json.writeEndObject();
     }
     if (walks > 0) {
@@ -260,11 +261,16 @@ public final class JsonReport implements RelabelListener {
     return exitStatus;
   }
 
-  private void writeCounts(String name, java.util.List<ChangeSummary.Count> counts) {
+  /** {@code counts}, each key a directory's path ({@code keyBase64} too when it is not UTF-8) when {@code paths}. */
+  private void writeCounts(String name, java.util.List<ChangeSummary.Count> counts, boolean paths) {
     json.writeArrayPropertyStart(name);
     for (ChangeSummary.Count count : counts) {
       json.writeStartObject();
-      json.writeStringProperty("key", count.key());
+      if (paths) {
+        JsonText.writeBytes(json, "key", count.key().getBytes(PathBytes.charset()));
+      } else {
+        json.writeStringProperty("key", count.key());
+      }
       json.writeNumberProperty("count", count.count());
       json.writeEndObject();
     }

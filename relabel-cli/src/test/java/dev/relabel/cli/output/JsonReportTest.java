@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.networknt.schema.InputFormat;
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.policy.PathBytes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,6 +123,29 @@ class JsonReportTest {
     assertEquals(ExitStatus.PLAN_CHANGES, report.get("exitStatus").asInt());
     assertEquals(5, report.get("summary").get("byTransition").get(0).get("count").asLong(), report::toString);
     assertTrue(plan.err().contains("5 of 6 entries would be relabelled"), plan::toString);
+  }
+
+  /**
+   * A summary's directory is a path, written as a path is: a name that is not UTF-8 gets a display
+   * form and its bytes; the text summary prints the name's own bytes.
+   */
+  @Test
+  void aSummarysDirectoryIsWrittenAsAPathIs() throws Exception {
+    AttrTrees.check(List.of("sh", "-c", "cd \"$1\" && mkdir \"$(printf 'd\\351')\" && touch \"$(printf 'd\\351')/x\"",
+        "sh", root.resolve("srv").toString()), dir);
+    Cli.Result plan = Cli.run("plan", "--json", "-f", spec.toString(), "-r", root.toString(), root + "/srv");
+    JsonNode report = report(plan);
+    JsonNode named = null;
+    for (JsonNode directory : report.get("summary").get("byDirectory")) {
+      named = directory.has("keyBase64") ? directory : named;
+    }
+    assertEquals(root + "/srv/d\\xe9", named.get("key").asString(), report::toString);
+    assertEquals(root + "/srv/d\u00e9", new String(Base64.getDecoder().decode(named.get("keyBase64").asString()),
+        StandardCharsets.ISO_8859_1));
+    // as main runs it: standard output in the locale's charset made lossless
+    Cli.Result text = Cli.run(new byte[0], PathBytes.charset(), "plan", "-f", spec.toString(),
+        "-r", root.toString(), root + "/srv");
+    assertTrue(text.outLatin1().contains(" " + root + "/srv/d\u00e9\n"), text::toString);
   }
 
   @Test
