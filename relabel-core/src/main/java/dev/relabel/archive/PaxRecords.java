@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 
 /**
@@ -16,6 +17,11 @@ public final class PaxRecords {
   public static final String SELINUX = "SCHILY.xattr.security.selinux";
   /** The record GNU tar {@code --selinux} (Red Hat's patch) writes: the context alone. */
   public static final String RHT_SELINUX = "RHT.security.selinux";
+  /**
+   * The record libarchive (bsdtar {@code --xattrs}) writes beside the SCHILY one by default: the
+   * attribute's value in base64, without padding. libarchive restores both, the later last.
+   */
+  public static final String LIBARCHIVE_SELINUX = "LIBARCHIVE.xattr.security.selinux";
 
   /** One record: its key (text) and value (bytes), and the record as it was written. */
   public record Record(String key, byte[] value, byte[] raw) {}
@@ -84,31 +90,53 @@ public final class PaxRecords {
   }
 
   /**
-   * Whether a label record is here and every one ({@link #SELINUX}, {@link #RHT_SELINUX}) holds
-   * {@code context}, with its NUL or without: GNU tar {@code --selinux} restores the RHT record,
-   * {@code --xattrs} the SCHILY one, so a member is labelled right only when both would be.
+   * Whether a label record is here and every one ({@link #SELINUX}, {@link #RHT_SELINUX}, {@link
+   * #LIBARCHIVE_SELINUX}) holds {@code context}, with its NUL or without: GNU tar {@code --selinux}
+   * restores the RHT record, {@code --xattrs} the SCHILY one, bsdtar the LIBARCHIVE and SCHILY ones,
+   * so a member is labelled right only when each would be.
    */
   public boolean labelsOnly(String context) {
-    byte[] schily = value(SELINUX);
-    byte[] rht = value(RHT_SELINUX);
-    return (schily != null || rht != null) && holds(schily, context) && holds(rht, context);
+    List<String> labels = labels();
+    return !labels.isEmpty() && labels.stream().allMatch(context::equals);
   }
 
   /**
    * The label a member has that is not {@code context}, as a change reports it "from": the first
-   * label record (SCHILY, then RHT) that does not hold it; null when the member has none.
+   * label record (SCHILY, RHT, then LIBARCHIVE) that does not hold it; null when the member has none.
    */
   public String labelOtherThan(String context) {
-    for (byte[] value : new byte[][] {value(SELINUX), value(RHT_SELINUX)}) {
-      if (value != null && !holds(value, context)) {
-        return withoutNul(value);
-      }
-    }
-    return null;
+    return labels().stream().filter(label -> !label.equals(context)).findFirst().orElse(null);
   }
 
-  private static boolean holds(byte[] value, String context) {
-    return value == null || withoutNul(value).equals(context);
+  /**
+   * The label these records hold, without its trailing NUL: the {@link #SELINUX} record's, else
+   * the {@link #RHT_SELINUX} record's, else the {@link #LIBARCHIVE_SELINUX} record's; null when
+   * none is here.
+   */
+  public String label() {
+    List<String> labels = labels();
+    return labels.isEmpty() ? null : labels.get(0);
+  }
+
+  /** Each label record's context (SCHILY, RHT, LIBARCHIVE; the last of each key), without its NUL. */
+  private List<String> labels() {
+    List<String> labels = new ArrayList<>(3);
+    for (String key : List.of(SELINUX, RHT_SELINUX, LIBARCHIVE_SELINUX)) {
+      byte[] value = value(key);
+      if (value != null) {
+        labels.add(withoutNul(key.equals(LIBARCHIVE_SELINUX) ? fromBase64(value) : value));
+      }
+    }
+    return labels;
+  }
+
+  /** A LIBARCHIVE record's value decoded; one that is not base64 as it is (a label no policy gives). */
+  private static byte[] fromBase64(byte[] value) {
+    try {
+      return Base64.getDecoder().decode(value);
+    } catch (IllegalArgumentException e) {
+      return value;
+    }
   }
 
   /** A label record's value as text, one char per byte, its trailing NUL dropped. */
@@ -118,30 +146,28 @@ public final class PaxRecords {
   }
 
   /**
-   * The label these records hold, without its trailing NUL: the {@link #SELINUX} record's, or
-   * else the {@link #RHT_SELINUX} record's; null when neither is here.
-   */
-  public String label() {
-    byte[] value = value(SELINUX);
-    if (value == null) {
-      value = value(RHT_SELINUX);
-    }
-    return value == null ? null : withoutNul(value);
-  }
-
-  /**
-   * The header's content with every other record as it was, in its order, and the label record
-   * {@code SCHILY.xattr.security.selinux=CONTEXT\0} last (where GNU tar writes extended attributes)
-   * in place of any {@link #SELINUX} or {@link #RHT_SELINUX} record.
+   * The header's content with every other record as it was, in its order, then {@code context} in
+   * each kind of label record the member had, so that whichever tool extracts it restores it: an
+   * {@link #RHT_SELINUX} record (the context alone) for GNU tar {@code --selinux}, a {@link
+   * #LIBARCHIVE_SELINUX} one (base64) for libarchive, and always, last (where GNU tar writes
+   * extended attributes), {@code SCHILY.xattr.security.selinux=CONTEXT\0}.
    */
   public byte[] withLabel(String context) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     for (Record record : records) {
-      if (!record.key().equals(SELINUX) && !record.key().equals(RHT_SELINUX)) {
+      if (!record.key().equals(SELINUX) && !record.key().equals(RHT_SELINUX)
+          && !record.key().equals(LIBARCHIVE_SELINUX)) {
         out.writeBytes(record.raw());
       }
     }
     byte[] value = (context + "\0").getBytes(StandardCharsets.ISO_8859_1);
+    if (value(RHT_SELINUX) != null) {
+      out.writeBytes(record(RHT_SELINUX, context.getBytes(StandardCharsets.ISO_8859_1)));
+    }
+    if (value(LIBARCHIVE_SELINUX) != null) {
+      out.writeBytes(record(LIBARCHIVE_SELINUX,
+          Base64.getEncoder().withoutPadding().encode(value)));
+    }
     out.writeBytes(record(SELINUX, value));
     return out.toByteArray();
   }

@@ -24,8 +24,9 @@ import java.util.concurrent.Future;
  * Labels a tar stream as {@code setfiles -F} would label its extraction, without extracting it:
  * each member gets the context the policy gives its path (the archive's root as {@code /}) and
  * type, in a {@code SCHILY.xattr.security.selinux} PAX record (the context and a NUL, as GNU tar
- * {@code --xattrs} writes what the kernel stores), replacing any such record or
- * {@code RHT.security.selinux}. Members the policy leaves alone ({@code <<none>>}, or no spec)
+ * {@code --xattrs} writes what the kernel stores), and in each other tool's label record the member
+ * had ({@code RHT.security.selinux}, {@code LIBARCHIVE.xattr.security.selinux}: see {@link
+ * PaxRecords#withLabel}). Members the policy leaves alone ({@code <<none>>}, or no spec)
  * keep what they had. Everything else is copied byte for byte: member order, headers, other PAX
  * records, data.
  *

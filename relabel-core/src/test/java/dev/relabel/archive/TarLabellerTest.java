@@ -189,13 +189,14 @@ class TarLabellerTest {
   }
 
   @Test
-  void anRhtRecordIsReplacedAndNoneLeavesTheLabelAlone() throws Exception {
+  void anRhtRecordGetsTheLabelTooAndNoneLeavesTheLabelAlone() throws Exception {
     Path policy = base.resolve("rht_file_contexts");
     Files.writeString(policy, "/.*\tsystem_u:object_r:etc_t:s0\n/keep\t<<none>>\n");
     Path src = Files.createDirectories(base.resolve("rht"));
     Files.writeString(src.resolve("keep"), "k");
     Files.writeString(src.resolve("change"), "c");
-    // A PAX archive with RHT.security.selinux records, as GNU tar --selinux (Red Hat's) writes them.
+    // A PAX archive with RHT.security.selinux records, as GNU tar --selinux (Red Hat's) writes them
+    // and restores them: a relabelled member carries its label there too.
     Path in = base.resolve("rht.tar");
     AttrTrees.check(List.of("python3", "-c", "import sys, tarfile\n"
         + "with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:\n"
@@ -216,7 +217,8 @@ class TarLabellerTest {
     Path labelled = Files.write(base.resolve("rht-labelled.tar"), out.toByteArray());
     String headers = paxHeaders(labelled);
     assertEquals("keep [('RHT.security.selinux', 'user_u:object_r:old_t:s0'), ('comment', 'kept')]\n"
-        + "change [('SCHILY.xattr.security.selinux', 'system_u:object_r:etc_t:s0\\x00'), ('comment', 'kept')]\n",
+        + "change [('RHT.security.selinux', 'system_u:object_r:etc_t:s0'),"
+        + " ('SCHILY.xattr.security.selinux', 'system_u:object_r:etc_t:s0\\x00'), ('comment', 'kept')]\n",
         headers);
     assertEquals(2, report.visited());
     assertEquals(1, report.relabeled());
@@ -229,33 +231,46 @@ class TarLabellerTest {
 
   @Test
   void aMemberIsRightOnlyWhenEveryLabelRecordIsRight() throws Exception {
-    // GNU tar --selinux restores RHT.security.selinux, --xattrs the SCHILY record: a wrong one of
-    // the two beside a right one is still wrong; a right RHT record alone is kept as it is.
+    // GNU tar --selinux restores RHT.security.selinux, --xattrs the SCHILY record, bsdtar the
+    // LIBARCHIVE and SCHILY ones: a wrong one beside a right one is still wrong; a right record
+    // alone is kept as it is. A wrong member gets the label in each kind of record it had.
     Path policy = base.resolve("mixed_file_contexts");
     Files.writeString(policy, "/.*\tsystem_u:object_r:etc_t:s0\n");
     Path src = Files.createDirectories(base.resolve("mixed"));
     Path in = base.resolve("mixed.tar");
-    for (String n : List.of("mixed", "rht-right")) {
+    List<String> names = List.of("mixed", "rht-right", "libarchive-wrong", "libarchive-right");
+    for (String n : names) {
       Files.writeString(src.resolve(n), n);
     }
-    AttrTrees.check(List.of("python3", "-c", "import sys, tarfile\n"
+    AttrTrees.check(List.of("python3", "-c", "import base64, sys, tarfile\n"
         + "right = 'system_u:object_r:etc_t:s0'\n"
+        + "def b64(context): return base64.b64encode(context.encode()).decode().rstrip('=')\n"
         + "records = {'mixed': {'SCHILY.xattr.security.selinux': right + '\\x00',"
-        + " 'RHT.security.selinux': 'system_u:object_r:shadow_t:s0'}, 'rht-right': {'RHT.security.selinux': right}}\n"
+        + " 'RHT.security.selinux': 'system_u:object_r:shadow_t:s0'}, 'rht-right': {'RHT.security.selinux': right},"
+        + " 'libarchive-wrong': {'LIBARCHIVE.xattr.security.selinux': b64('system_u:object_r:shadow_t:s0'),"
+        + " 'SCHILY.xattr.security.selinux': right + '\\x00'},"
+        + " 'libarchive-right': {'LIBARCHIVE.xattr.security.selinux': b64(right + '\\x00')}}\n"
         + "with tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT) as t:\n"
-        + "    for n in ('mixed', 'rht-right'):\n"
+        + "    for n in sys.argv[3:]:\n"
         + "        i = t.gettarinfo(sys.argv[2] + '/' + n, n)\n"
         + "        i.mtime = 1700000000\n"
         + "        i.pax_headers = records[n]\n"
-        + "        t.addfile(i, open(sys.argv[2] + '/' + n, 'rb'))\n", in.toString(), src.toString()), base);
+        + "        t.addfile(i, open(sys.argv[2] + '/' + n, 'rb'))\n", in.toString(), src.toString(), names.get(0),
+        names.get(1), names.get(2), names.get(3)), base);
     LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(policy));
-    assertEquals(1, TarLabeller.builder(matcher).build().check(TarSource.of(in)).relabeled());
+    assertEquals(2, TarLabeller.builder(matcher).build().check(TarSource.of(in)).relabeled());
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     TarLabeller.builder(matcher).build().label(TarSource.of(in), out);
     Path labelled = Files.write(base.resolve("mixed-labelled.tar"), out.toByteArray());
     String headers = paxHeaders(labelled);
-    assertEquals("mixed [('SCHILY.xattr.security.selinux', 'system_u:object_r:etc_t:s0\\x00')]\n"
-        + "rht-right [('RHT.security.selinux', 'system_u:object_r:etc_t:s0')]\n", headers);
+    String etc = "system_u:object_r:etc_t:s0";
+    String etcBase64 = java.util.Base64.getEncoder().withoutPadding().encodeToString((etc + "\0").getBytes());
+    assertEquals("mixed [('RHT.security.selinux', '" + etc + "'), ('SCHILY.xattr.security.selinux', '" + etc
+        + "\\x00')]\n"
+        + "rht-right [('RHT.security.selinux', '" + etc + "')]\n"
+        + "libarchive-wrong [('LIBARCHIVE.xattr.security.selinux', '" + etcBase64 + "'),"
+        + " ('SCHILY.xattr.security.selinux', '" + etc + "\\x00')]\n"
+        + "libarchive-right [('LIBARCHIVE.xattr.security.selinux', '" + etcBase64 + "')]\n", headers);
     assertEquals(0, TarLabeller.builder(matcher).build().check(TarSource.of(labelled)).relabeled());
   }
 

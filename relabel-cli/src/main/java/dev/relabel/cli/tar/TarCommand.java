@@ -61,7 +61,8 @@ import picocli.CommandLine.ParentCommand;
       "Label a tar archive (ustar, GNU or PAX; plain, gzip, bzip2, xz or zstd, detected) as setfiles -F would label"
           + " its extraction, without extracting it and without privileges: each member gets the context the"
           + " policy gives its path (the archive's root as /) in a SCHILY.xattr.security.selinux PAX record,"
-          + " as GNU tar --xattrs writes it, replacing any such or RHT.security.selinux record; members the"
+          + " as GNU tar --xattrs writes it, and in the RHT.security.selinux (tar --selinux) or"
+          + " LIBARCHIVE.xattr.security.selinux (bsdtar) record where the member had one; members the"
           + " policy leaves alone keep theirs; everything else is copied byte for byte. IN and OUT default to"
           + " standard input and output ('-' names them); OUT is written whole or not at all, compressed as"
           + " its name says (.gz, .bz2, .xz, .zst; standard output: as IN) unless --compress is given.",
