@@ -163,11 +163,12 @@ public final class SetfilesPipeline {
     reporting.threads(options.workerCount());
     PathLabeller labeller;
     if (specFile != null) {
-      status = checkSpecFile(output, charset);
+      Path spec = PathBytes.path(specFile);
+      status = checkSpecFile(spec, output, charset);
       if (status != null) {
         return status;
       }
-      LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(PathBytes.path(specFile)));
+      LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.validating().load(spec));
       if (signals.stopped()) {
         return ExitStatus.SETFILES_FATAL; // replaced by the signal's status; nothing was labelled
       }
@@ -240,9 +241,8 @@ public final class SetfilesPipeline {
     return alternateRoot;
   }
 
-  /** setfiles stat()s the spec file: it must exist and be a regular file. */
-  private Integer checkSpecFile(SetfilesOutput output, Charset charset) {
-    Path file = PathBytes.path(specFile);
+  /** setfiles stat()s the spec file ({@code file}, made from {@code specFile}): it must exist and be a regular file. */
+  private Integer checkSpecFile(Path file, SetfilesOutput output, Charset charset) {
     if (!Files.exists(file)) {
       // Files.exists says no: lstat's words, or ENOENT's where lstat succeeds (a dangling symlink).
       PathLabeller.Lstat lstat = PathLabeller.lstat(charset, specFile);
