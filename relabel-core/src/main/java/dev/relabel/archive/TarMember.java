@@ -1,6 +1,7 @@
 package dev.relabel.archive;
 
 import dev.relabel.policy.FileType;
+import java.util.Arrays;
 
 /**
  * One member of a tar stream as read, headers kept as raw bytes: what came before its PAX
@@ -47,30 +48,27 @@ public record TarMember(long offset, boolean labelled, byte[] before, byte[] pax
   }
 
   /**
-   * A member name as a path with the archive's root as {@code /}: {@code ./etc/passwd},
-   * {@code etc/passwd} and {@code /etc/passwd} are all {@code /etc/passwd}; {@code ./} is {@code /}.
+   * A member name as the path GNU tar extracts it to, with the archive's root as {@code /}: {@code
+   * ./etc/passwd}, {@code etc/passwd}, {@code /etc/passwd}, {@code etc//passwd} and {@code
+   * ./etc/./passwd} are all {@code /etc/passwd} (the kernel resolves "." and repeated slashes; a
+   * policy is asked about the path setfiles would meet); {@code ./} is {@code /}. ".." is kept:
+   * GNU tar extracts no member whose name holds it.
    */
   public static byte[] archivePath(byte[] name) {
+    byte[] path = new byte[name.length + 1];
+    int length = 0;
     int start = 0;
-    int end = name.length;
-    while (true) {
-      if (start < end && name[start] == '/') {
-        start++;
-      } else if (start + 1 < end && name[start] == '.' && name[start + 1] == '/') {
-        start += 2;
-      } else {
-        break;
+    for (int i = 0; i <= name.length; i++) {
+      if (i == name.length || name[i] == '/') {
+        boolean dot = i - start == 1 && name[start] == '.';
+        if (i > start && !dot) {
+          path[length++] = '/';
+          System.arraycopy(name, start, path, length, i - start);
+          length += i - start;
+        }
+        start = i + 1;
       }
     }
-    while (end > start && name[end - 1] == '/') {
-      end--;
-    }
-    if (end - start == 1 && name[start] == '.') {
-      end = start;
-    }
-    byte[] path = new byte[end - start + 1];
-    path[0] = '/';
-    System.arraycopy(name, start, path, 1, end - start);
-    return path;
+    return length == 0 ? new byte[] {'/'} : Arrays.copyOf(path, length);
   }
 }

@@ -374,8 +374,10 @@ public final class TarReader {
   /** The file type a policy is asked about for a member's type flag; null for what is not an entry. */
   static FileType typeOf(byte flag, byte[] name) {
     return switch (flag) {
-      case '0', '7', 'S', '1' -> FileType.REGULAR_FILE;
-      case 0 -> name.length > 0 && name[name.length - 1] == '/' ? FileType.DIRECTORY : FileType.REGULAR_FILE;
+      // a regular file's flags with a name ending in '/': GNU tar extracts a directory (the old
+      // convention for one), as it does for AREGTYPE ('\0'); any other flag keeps its type
+      case '0', 0, '7' -> name.length > 0 && name[name.length - 1] == '/' ? FileType.DIRECTORY : FileType.REGULAR_FILE;
+      case 'S', '1' -> FileType.REGULAR_FILE;
       case '2' -> FileType.SYMLINK;
       case '3' -> FileType.CHAR_DEVICE;
       case '4' -> FileType.BLOCK_DEVICE;

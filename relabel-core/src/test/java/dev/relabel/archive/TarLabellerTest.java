@@ -348,7 +348,9 @@ class TarLabellerTest {
     // One member of each type flag, '!' to '~' and NUL, a hard link or symlink to etc/tgt where
     // the flag makes one; not the seven that are no file of their own: x X g K L (headers for what
     // follows), V (a volume label) and M (a file continued from another volume, which GNU tar
-    // will not extract alone). The policy gives each file type its own context.
+    // will not extract alone). Each again with a name ending in '/' (GNU tar extracts a regular
+    // file's flags so named as a directory), and names holding "." and "//", which GNU tar extracts
+    // where the kernel resolves them. The policy gives each file type its own context.
     String types = "/.*\tsystem_u:object_r:etc_t:s0\n/etc/tgt\t--\tsystem_u:object_r:shadow_t:s0\n";
     for (String type : List.of("-- shadow_t", "-d bin_t", "-l lib_t", "-c device_t", "-b fixed_disk_device_t",
         "-p var_run_t")) {
@@ -365,7 +367,8 @@ class TarLabellerTest {
         + "    return bytes(h)\n"
         + "out = header(b'etc/', b'5') + header(b'etc/tgt', b'0')\n"
         + "for b in [0] + [b for b in range(0x21, 0x7f) if bytes([b]) not in b'gxXKLVM']:\n"
-        + "    out += header(b'etc/f-%02x' % b, bytes([b]))\n"
+        + "    out += header(b'etc/f-%02x' % b, bytes([b])) + header(b'etc/f-%02x-slash/' % b, bytes([b]))\n"
+        + "out += header(b'./etc/./f-dot', b'0') + header(b'etc//f-double', b'0')\n"
         + "open(sys.argv[1], 'wb').write(out + b'\\0' * 1024)\n");
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build()
@@ -383,7 +386,7 @@ class TarLabellerTest {
     Map<String, String> actual = AttrTrees.labels(ours, base);
     expected.remove("."); // setfiles labels the extraction's root, which no member names
     actual.remove(".");
-    assertEquals(90, expected.size(), expected::toString);
+    assertEquals(180, expected.size(), expected::toString);
     assertEquals(expected.keySet(), actual.keySet());
     assertEquals(List.of(), expected.keySet().stream().filter(name -> !expected.get(name).equals(actual.get(name)))
         .map(name -> name + ": setfiles " + expected.get(name) + ", relabel " + actual.get(name)).toList());
