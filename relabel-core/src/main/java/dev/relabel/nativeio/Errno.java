@@ -20,6 +20,7 @@ public final class Errno {
   public static final int ERANGE = 34;
   public static final int ENAMETOOLONG = 36;
   public static final int ENOSYS = 38;
+  public static final int ENOTEMPTY = 39;
   public static final int ELOOP = 40;
   public static final int ENODATA = 61;
   public static final int ENOTSUP = 95;
@@ -50,6 +51,7 @@ public final class Errno {
       case ERANGE -> "ERANGE";
       case ENAMETOOLONG -> "ENAMETOOLONG";
       case ENOSYS -> "ENOSYS";
+      case ENOTEMPTY -> "ENOTEMPTY";
       case ELOOP -> "ELOOP";
       case ENODATA -> "ENODATA";
       case ENOTSUP -> "ENOTSUP";

@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * What a walk and a host ask of the kernel, and all they may ask: directory entries, status,
- * labels and digests, filesystem counts, a notify datagram, a terminal test and sync. Every entry
- * is reached through its directory's descriptor ({@code *at} calls with
- * {@code AT_SYMLINK_NOFOLLOW}), so a path component swapped for a symlink is never followed.
+ * labels and digests, removal (fixfiles' clean-up of /tmp), filesystem counts, a notify datagram, a
+ * terminal test and sync. Every entry is reached through its directory's descriptor ({@code *at}
+ * calls with {@code AT_SYMLINK_NOFOLLOW}), so a path component swapped for a symlink is never
+ * followed.
  *
  * <p>A failed call throws a {@link NativeIoException}, a typed subclass for each errno a caller
  * reacts to ({@link NativeIoException.NoSuchEntryException}, ...): errno numbers are turned into
@@ -79,6 +80,12 @@ public interface Kernel {
 
   /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */
   void close(int fd);
+
+  /**
+   * Removes {@code name} under {@code dirfd} ({@code unlinkat(2)}): an empty directory when {@code
+   * directory}, any other entry otherwise; a symlink is removed itself, never followed.
+   */
+  void remove(int dirfd, byte[] name, boolean directory, byte[] path) throws NativeIoException;
 
   /** Every entry of the open directory {@code fd} but "." and "..", in the order the kernel gives. */
   List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException;

@@ -36,6 +36,7 @@ final class Libc {
 
   private static final Function OPENAT = LIBRARY.getFunction("openat");
   private static final Function CLOSE = LIBRARY.getFunction("close");
+  private static final Function UNLINKAT = LIBRARY.getFunction("unlinkat");
   private static final Function GETDENTS64 = LIBRARY.getFunction("getdents64");
   private static final Function STATX = LIBRARY.getFunction("statx");
   private static final Function SYSCALL = LIBRARY.getFunction("syscall");
@@ -144,6 +145,8 @@ final class Libc {
 
     static native int close(int fd) throws LastErrorException;
 
+    static native int unlinkat(int dirfd, long path, int flags) throws LastErrorException;
+
     static native long getdents64(int fd, long buffer, long size) throws LastErrorException;
 
     static native int statx(int dirfd, long path, int flags, int mask, long buffer) throws LastErrorException;
@@ -210,6 +213,10 @@ final class Libc {
 
   static int close(int fd) throws LastErrorException {
     return direct ? Direct.close(fd) : orThrow(callInt(CLOSE, fd));
+  }
+
+  static int unlinkat(int dirfd, long path, int flags) throws LastErrorException {
+    return direct ? Direct.unlinkat(dirfd, path, flags) : orThrow(callInt(UNLINKAT, dirfd, path, flags));
   }
 
   static long getdents64(int fd, long buffer, long size) throws LastErrorException {

@@ -24,6 +24,12 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
+  public void remove(int dirfd, byte[] name, boolean directory, byte[] path) throws NativeIoException {
+    WarmUp.await();
+    NativeIo.remove(dirfd, name, directory, path);
+  }
+
+  @Override
   public void close(int fd) {
     WarmUp.await();
     NativeIo.closeQuietly(fd);

@@ -46,6 +46,7 @@ final class NativeIo {
   private static final int O_PATH = 010000000;
   private static final int AT_SYMLINK_NOFOLLOW = 0x100;
   private static final int AT_EMPTY_PATH = 0x1000;
+  private static final int AT_REMOVEDIR = 0x200;
   private static final int STATX_BASIC = 0x7ff;
   private static final int DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   private static final long SYS_OPENAT2 = 437;
@@ -259,6 +260,15 @@ final class NativeIo {
       return -1;
     }
     return (int) fd;
+  }
+
+  /** {@code unlinkat(2)}: removes {@code name} under {@code dirfd}, an empty directory with {@code directory}. */
+  static void remove(int dirfd, byte[] name, boolean directory, byte[] path) throws NativeIoException {
+    try {
+      Libc.unlinkat(dirfd, nativeName(SCRATCH.get(), name), directory ? AT_REMOVEDIR : 0);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of(directory ? "rmdir" : "unlink", path, e.getErrorCode());
+    }
   }
 
   /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */

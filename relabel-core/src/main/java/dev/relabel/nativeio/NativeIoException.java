@@ -63,6 +63,7 @@ public class NativeIoException extends IOException {
       case Errno.ENOTSUP -> new NotSupportedException(operation, path, errno);
       case Errno.ELOOP, Errno.ENOTDIR -> new NotFollowedException(operation, path, errno);
       case Errno.ENODATA -> new NoLabelException(operation, path, errno);
+      case Errno.ENOTEMPTY -> new NotEmptyException(operation, path, errno);
       default -> new NativeIoException(operation, path, errno);
     };
   }
@@ -129,6 +130,15 @@ public class NativeIoException extends IOException {
     private static final long serialVersionUID = 1L;
 
     NoLabelException(String operation, byte[] path, int errno) {
+      super(operation, path, errno);
+    }
+  }
+
+  /** ENOTEMPTY: a directory to remove holds entries. */
+  public static final class NotEmptyException extends NativeIoException {
+    private static final long serialVersionUID = 1L;
+
+    NotEmptyException(String operation, byte[] path, int errno) {
       super(operation, path, errno);
     }
   }

@@ -2,6 +2,7 @@ package dev.relabel.cli.fixfiles;
 
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.cli.output.SetfilesOutput;
 import dev.relabel.policy.PolicyException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -66,7 +67,7 @@ public final class RelabelVerb extends FixfilesVerb {
       String answer = new BufferedReader(new InputStreamReader(io.in(), charset)).readLine();
       full = answer != null && (answer.equals("y") || answer.equals("Y"));
     }
-    TmpCleanup cleanup = new TmpCleanup(host);
+    TmpCleanup cleanup = new TmpCleanup(host, problem -> output.error(SetfilesOutput.PREFIX + problem + "\n"));
     if (full) {
       say("Cleaning out /tmp");
       cleanup.empty();

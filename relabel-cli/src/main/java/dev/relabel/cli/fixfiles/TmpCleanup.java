@@ -1,48 +1,57 @@
 package dev.relabel.cli.fixfiles;
 
+import dev.relabel.nativeio.DirEntry;
+import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.PathBytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * What {@code fixfiles relabel} does to /tmp and its kin around the relabel: empty /tmp (when the
  * admin says so), remove stale session directories, and give entries the kernel would call
- * unlabelled the label of their top directory. Never follows a symlink and never crosses into
- * another filesystem (fixfiles' find does; a mount point below /tmp is left alone here).
+ * unlabelled the label of their top directory. Never crosses into another filesystem (fixfiles'
+ * find does; a mount point below /tmp is left alone here).
+ *
+ * <p>It runs as root in directories every user can write, so every entry is reached through its
+ * directory's descriptor (openat, statx, the *xattrat calls and unlinkat, none following a
+ * symlink), as find(1) and rm(1) reach them: a user who swaps a directory of /tmp for a symlink to
+ * /etc while this runs gets the symlink removed or skipped, never /etc's files removed or given
+ * /tmp's label. An entry that cannot be handled is reported to {@code problems} and the rest goes
+ * on; one that vanished meanwhile is passed over.
  */
 public final class TmpCleanup {
-  private static final Kernel KERNEL = Kernel.linux();
-
   /** Where the policy's initial contexts are shown when SELinux is enabled. */
   private static final String INITIAL_CONTEXTS = "/sys/fs/selinux/initial_contexts/";
 
-  private final FixfilesHost host;
+  /** The session directories fixfiles removes from /tmp after a relabel. */
+  private static final List<String> STALE_PREFIXES = List.of("gconfd-", "pulse-", "orbit-");
 
-  TmpCleanup(FixfilesHost host) {
+  private final FixfilesHost host;
+  private final Consumer<String> problems;
+  private final Kernel kernel;
+
+  /** @param problems told {@code PATH: REASON} for each entry that could not be handled */
+  TmpCleanup(FixfilesHost host, Consumer<String> problems) {
+    this(host, problems, Kernel.linux());
+  }
+
+  /** With {@code kernel} to make its calls (a test's, which changes the tree between two of them). */
+  TmpCleanup(FixfilesHost host, Consumer<String> problems, Kernel kernel) {
     this.host = host;
+    this.problems = problems;
+    this.kernel = kernel;
   }
 
   /** fixfiles' {@code find /tmp/ -mindepth 1 -delete}: everything below /tmp. */
-  void empty() throws IOException {
-    Path tmp = host.file("/tmp");
-    if (!Files.isDirectory(tmp, LinkOption.NOFOLLOW_LINKS)) {
-      return;
-    }
-    try (DirectoryStream<Path> entries = Files.newDirectoryStream(tmp)) {
-      for (Path entry : entries) {
-        delete(entry, device(tmp));
-      }
-    }
+  void empty() {
+    walkTop("/tmp", (directory, entry) -> removeTree(directory, entry));
   }
 
   /**
@@ -50,22 +59,206 @@ public final class TmpCleanup {
    * in /tmp, sockets and FIFOs the kernel would call unlabelled are removed; then every entry of
    * /tmp, /var/tmp, /var/run (and /var/lib/debug, with /lib's label) whose type is the policy's
    * unlabelled or file type, or that has no label at all (which the kernel shows as the file
-   * type), gets its top directory's label ({@code chcon --reference}).
+   * type), gets its top directory's label ({@code chcon --no-dereference --reference}).
    */
-  void afterRelabel() throws IOException {
-    Path tmp = host.file("/tmp");
-    if (Files.isDirectory(tmp, LinkOption.NOFOLLOW_LINKS)) {
-      try (DirectoryStream<Path> stale = Files.newDirectoryStream(tmp, "{gconfd-,pulse-,orbit-}*")) {
-        for (Path entry : stale) {
-          delete(entry, device(tmp));
+  void afterRelabel() {
+    walkTop("/tmp", (directory, entry) -> {
+      String name = new String(entry.name(), StandardCharsets.ISO_8859_1);
+      if (STALE_PREFIXES.stream().anyMatch(name::startsWith)) {
+        removeTree(directory, entry);
+      }
+    });
+    Set<String> unlabelled = Set.of(initialType("unlabeled", "unlabeled_t"), initialType("file", "file_t"));
+    relabelUnlabelled("/tmp", "/tmp", unlabelled, true);
+    relabelUnlabelled("/var/tmp", "/var/tmp", unlabelled, false);
+    relabelUnlabelled("/var/run", "/var/run", unlabelled, false);
+    relabelUnlabelled("/var/lib/debug", "/lib", unlabelled, false);
+  }
+
+  /** An open directory of the walk: its descriptor, its path (for messages) and its filesystem. */
+  private record Directory(int fd, byte[] path, long device) {}
+
+  /** One entry of a directory: its name (with its NUL, as listed) and its path. */
+  private record Entry(byte[] name, byte[] path) {}
+
+  @FunctionalInterface
+  private interface Visitor {
+    void visit(Directory directory, Entry entry);
+  }
+
+  /**
+   * Opens the top directory {@code top} (under the host's root; a symlink there is not followed:
+   * nothing is done) and hands each of its entries to {@code visitor}.
+   */
+  private void walkTop(String top, Visitor visitor) {
+    Directory directory = openTop(top);
+    if (directory == null) {
+      return;
+    }
+    try {
+      eachEntry(directory, visitor);
+    } finally {
+      kernel.close(directory.fd());
+    }
+  }
+
+  /** The top directory {@code top} opened, or null when it is missing, no directory, or a symlink. */
+  private Directory openTop(String top) {
+    byte[] path = bytes(host.real(top));
+    int fd;
+    try {
+      fd = kernel.openDirectory(Kernel.AT_FDCWD, Kernel.nul(path), path);
+    } catch (NativeIoException e) {
+      if (!(e instanceof NativeIoException.NoSuchEntryException || e instanceof NativeIoException.NotFollowedException)) {
+        problems.accept(PathBytes.text(path) + ": " + e.reason());
+      }
+      return null;
+    }
+    try {
+      return new Directory(fd, path, kernel.stat(fd, Kernel.self(), path).device());
+    } catch (NativeIoException e) {
+      kernel.close(fd);
+      problems.accept(PathBytes.text(path) + ": " + e.reason());
+      return null;
+    }
+  }
+
+  private void eachEntry(Directory directory, Visitor visitor) {
+    List<DirEntry> entries;
+    try {
+      entries = kernel.readDirectory(directory.fd(), directory.path());
+    } catch (NativeIoException e) {
+      report(e, directory.path());
+      return;
+    }
+    for (DirEntry entry : entries) {
+      visitor.visit(directory, new Entry(entry.name(), join(directory.path(), entry.name())));
+    }
+  }
+
+  /**
+   * Opens {@code entry}, a directory of {@code parent}, without following a symlink and only on
+   * {@code parent}'s filesystem; null (a mount point, or no directory: it was swapped meanwhile)
+   * when it is not to be entered.
+   */
+  private Directory enter(Directory parent, Entry entry) throws NativeIoException {
+    int fd;
+    try {
+      fd = kernel.openDirectory(parent.fd(), entry.name(), entry.path());
+    } catch (NativeIoException.NotFollowedException e) {
+      return null;
+    }
+    FileStat stat;
+    try {
+      stat = kernel.stat(fd, Kernel.self(), entry.path());
+    } catch (NativeIoException e) {
+      kernel.close(fd);
+      throw e;
+    }
+    if (stat.device() != parent.device()) {
+      kernel.close(fd);
+      return null;
+    }
+    return new Directory(fd, entry.path(), parent.device());
+  }
+
+  /** rm -rf {@code entry}, on {@code parent}'s filesystem only (a mount point below it is kept, and so is its directory). */
+  private void removeTree(Directory parent, Entry entry) {
+    try {
+      FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
+      if (stat.fileFormat() == 0040000) {
+        Directory directory = enter(parent, entry);
+        if (directory == null) {
+          return;
         }
+        try {
+          eachEntry(directory, this::removeTree);
+        } finally {
+          kernel.close(directory.fd());
+        }
+        try {
+          kernel.remove(parent.fd(), entry.name(), true, entry.path());
+        } catch (NativeIoException.NotEmptyException e) {
+          // a mount point below it was kept, or an entry was made meanwhile
+        }
+      } else {
+        kernel.remove(parent.fd(), entry.name(), false, entry.path());
+      }
+    } catch (NativeIoException e) {
+      report(e, entry.path());
+    }
+  }
+
+  /**
+   * Gives each entry of {@code top} (itself included) on its filesystem whose label is missing or
+   * of an {@code unlabelled} type the label of {@code reference} (followed, as chcon --reference
+   * reads it); with {@code removeSockets}, such sockets and FIFOs below {@code top} are removed.
+   */
+  private void relabelUnlabelled(String top, String reference, Set<String> unlabelled, boolean removeSockets) {
+    Directory directory = openTop(top);
+    if (directory == null) {
+      return;
+    }
+    try {
+      byte[] label = referenceLabel(reference);
+      Fixer fixer = new Fixer(unlabelled, label, removeSockets);
+      fixer.fix(directory.fd(), Kernel.self(), directory.path(), false);
+      fixer.walk(directory);
+    } finally {
+      kernel.close(directory.fd());
+    }
+  }
+
+  /** The label relabelUnlabelled gives, and the walk that gives it. */
+  private final class Fixer {
+    private final Set<String> unlabelled;
+    private final byte[] label;
+    private final boolean removeSockets;
+
+    Fixer(Set<String> unlabelled, byte[] label, boolean removeSockets) {
+      this.unlabelled = unlabelled;
+      this.label = label;
+      this.removeSockets = removeSockets;
+    }
+
+    void walk(Directory directory) {
+      eachEntry(directory, (parent, entry) -> {
+        try {
+          FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
+          int format = stat.fileFormat();
+          fix(parent.fd(), entry.name(), entry.path(), format == 0140000 || format == 0010000);
+          if (format == 0040000) {
+            Directory child = enter(parent, entry);
+            if (child != null) {
+              try {
+                walk(child);
+              } finally {
+                kernel.close(child.fd());
+              }
+            }
+          }
+        } catch (NativeIoException e) {
+          report(e, entry.path());
+        }
+      });
+    }
+
+    /** One entry: labelled with {@link #label} when unlabelled, or removed when an unlabelled socket or FIFO. */
+    void fix(int dirfd, byte[] name, byte[] path, boolean socketOrFifo) {
+      try {
+        byte[] current = kernel.getLabel(dirfd, name, path);
+        if (current != null && !unlabelled.contains(typeOf(current))) {
+          return;
+        }
+        if (removeSockets && socketOrFifo) {
+          kernel.remove(dirfd, name, false, path);
+        } else if (label != null) {
+          kernel.setLabel(dirfd, name, label, path);
+        }
+      } catch (NativeIoException e) {
+        report(e, path);
       }
     }
-    Set<String> unlabelled = Set.of(initialType("unlabeled", "unlabeled_t"), initialType("file", "file_t"));
-    relabelUnlabelled(tmp, tmp, unlabelled, true);
-    relabelUnlabelled(host.file("/var/tmp"), host.file("/var/tmp"), unlabelled, false);
-    relabelUnlabelled(host.file("/var/run"), host.file("/var/run"), unlabelled, false);
-    relabelUnlabelled(host.file("/var/lib/debug"), host.file("/lib"), unlabelled, false);
   }
 
   /** The type of an initial context, as the running policy shows it; {@code fallback} (refpolicy's) without one. */
@@ -79,50 +272,24 @@ public final class TmpCleanup {
     }
   }
 
-  private void relabelUnlabelled(Path top, Path reference, Set<String> unlabelled, boolean removeSockets)
-      throws IOException {
-    if (!Files.isDirectory(top, LinkOption.NOFOLLOW_LINKS)) {
-      return;
+  /** {@code reference}'s label as stored (a trailing NUL kept, so it is copied as it is), symlinks followed; null without one. */
+  private byte[] referenceLabel(String reference) {
+    byte[] path = bytes(host.real(reference));
+    try {
+      byte[] real = kernel.realPath(path);
+      return kernel.getLabel(Kernel.AT_FDCWD, Kernel.nul(real), path);
+    } catch (NativeIoException e) {
+      if (!(e instanceof NativeIoException.NoSuchEntryException)) {
+        problems.accept(PathBytes.text(path) + ": " + e.reason());
+      }
+      return null;
     }
-    byte[] label = label(reference);
-    long device = device(top);
-    Files.walkFileTree(top, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-        if (device(dir) != device) {
-          return FileVisitResult.SKIP_SUBTREE;
-        }
-        fix(dir, attrs);
-        return FileVisitResult.CONTINUE;
-      }
+  }
 
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        fix(file, attrs);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) {
-        return FileVisitResult.CONTINUE; // find goes on too
-      }
-
-      private void fix(Path entry, BasicFileAttributes attrs) throws IOException {
-        byte[] current = label(entry);
-        String type = current == null ? null : typeOf(current);
-        if (current != null && !unlabelled.contains(type)) {
-          return;
-        }
-        if (removeSockets && attrs.isOther() && !entry.equals(top)) {
-          Files.deleteIfExists(entry); // a socket or FIFO (devices do not belong in /tmp either way)
-          return;
-        }
-        if (label != null) {
-          byte[] path = bytes(entry);
-          KERNEL.setLabel(Kernel.AT_FDCWD, Kernel.nul(path), label, path);
-        }
-      }
-    });
+  private void report(NativeIoException e, byte[] path) {
+    if (!(e instanceof NativeIoException.NoSuchEntryException)) {
+      problems.accept(PathBytes.text(path) + ": " + e.reason());
+    }
   }
 
   private static String typeOf(byte[] label) {
@@ -130,49 +297,16 @@ public final class TmpCleanup {
     return fields.length >= 3 ? fields[2] : "";
   }
 
-  /** An entry's label as stored (a trailing NUL kept, so it is copied as it is); null without one. */
-  private static byte[] label(Path entry) {
-    byte[] path = bytes(entry);
-    try {
-      return KERNEL.getLabel(Kernel.AT_FDCWD, Kernel.nul(path), path);
-    } catch (NativeIoException e) {
-      return null;
-    }
+  private static byte[] bytes(String text) {
+    return text.getBytes(PathBytes.charset());
   }
 
-  private static byte[] bytes(Path path) {
-    return path.toString().getBytes(PathBytes.charset());
-  }
-
-  private static long device(Path path) throws IOException {
-    return ((Number) Files.getAttribute(path, "unix:dev", LinkOption.NOFOLLOW_LINKS)).longValue();
-  }
-
-  /** rm -rf, on this filesystem only. */
-  private static void delete(Path top, long device) throws IOException {
-    Files.walkFileTree(top, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
-        return device(dir) == device ? FileVisitResult.CONTINUE : FileVisitResult.SKIP_SUBTREE;
-      }
-
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-        Files.deleteIfExists(file);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-        if (device(dir) == device) {
-          try {
-            Files.deleteIfExists(dir);
-          } catch (java.nio.file.DirectoryNotEmptyException notEmpty) {
-            // a mount point below it was kept
-          }
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
+  /** {@code directory}/{@code name}, the name's NUL dropped. */
+  private static byte[] join(byte[] directory, byte[] name) {
+    int length = name.length > 0 && name[name.length - 1] == 0 ? name.length - 1 : name.length;
+    byte[] path = Arrays.copyOf(directory, directory.length + 1 + length);
+    path[directory.length] = '/';
+    System.arraycopy(name, 0, path, directory.length + 1, length);
+    return path;
   }
 }

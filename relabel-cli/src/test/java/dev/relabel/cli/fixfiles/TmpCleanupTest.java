@@ -1,0 +1,146 @@
+package dev.relabel.cli.fixfiles;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.nativeio.Kernel;
+import dev.relabel.policy.PathBytes;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * fixfiles relabel's clean-up of /tmp, /var/tmp and /var/run, run as root in directories any user
+ * can write: on real files and labels under a scratch root, with a directory swapped for a symlink
+ * to a directory outside while the clean-up is inside it (what a local user racing it would do),
+ * and names that are not UTF-8.
+ */
+class TmpCleanupTest {
+  private static final String TMP_T = "system_u:object_r:tmp_t:s0";
+
+  @TempDir
+  Path scratch;
+  private Path root;
+  private Path victim;
+  private final List<String> problems = new ArrayList<>();
+
+  @BeforeEach
+  void tree() throws Exception {
+    AttrTrees.requireTools(false);
+    root = scratch.resolve("root");
+    for (String directory : List.of("tmp/evil/d", "var/tmp", "var/run", "lib")) {
+      Files.createDirectories(root.resolve(directory));
+    }
+    Files.writeString(root.resolve("tmp/evil/d/passwd"), "tmp's\n");
+    AttrTrees.touchRaw(root.resolve("tmp"), "caf\u00e9", scratch);
+    AttrTrees.setLabel(root.resolve("tmp"), TMP_T, scratch);
+    // outside /tmp: what the racing user points the symlink at
+    victim = Files.createDirectories(scratch.resolve("etc"));
+    Files.writeString(victim.resolve("passwd"), "root:x:0:0\n");
+    // (no label: what the clean-up gives /tmp's label to, were it reached)
+  }
+
+  /**
+   * A kernel that, once it has listed {@code tmp/evil/d}, moves that directory aside and puts a
+   * symlink to {@link #victim} in its place: the clean-up goes on in the directory it opened.
+   */
+  private Kernel racing() {
+    Kernel real = Kernel.linux();
+    byte[] raced = PathBytes.of(root.resolve("tmp/evil/d"));
+    return (Kernel) Proxy.newProxyInstance(Kernel.class.getClassLoader(), new Class<?>[] {Kernel.class},
+        (proxy, method, args) -> {
+          Object result;
+          try {
+            result = method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+          if (method.getName().equals("readDirectory") && java.util.Arrays.equals((byte[]) args[1], raced)) {
+            Path swapped = root.resolve("tmp/evil/d");
+            Files.move(swapped, root.resolve("tmp/evil/moved"));
+            Files.createSymbolicLink(swapped, victim);
+          }
+          return result;
+        });
+  }
+
+  private TmpCleanup cleanup(Kernel kernel) throws Exception {
+    return new TmpCleanup(FixfilesHost.of(root.toString(), StandardCharsets.UTF_8), problems::add, kernel);
+  }
+
+  @Test
+  void emptyingTmpRemovesWhatIsInTmpAndNothingASwappedSymlinkPointsAt() throws Exception {
+    cleanup(racing()).empty();
+    assertTrue(Files.exists(victim.resolve("passwd")), "a file outside /tmp was removed through the symlink");
+    assertFalse(Files.exists(root.resolve("tmp/evil/moved/passwd")), "the directory opened is emptied");
+    try (Stream<Path> left = Files.list(root.resolve("tmp"))) {
+      // the moved directory and the symlink were made after the listing: left for the next run
+      assertEquals(List.of("evil"), left.map(path -> path.getFileName().toString()).toList());
+    }
+    assertEquals(List.of(), problems.stream().filter(p -> !p.endsWith("evil/d: Not a directory")).toList(),
+        problems::toString);
+    assertTrue(Files.isDirectory(root.resolve("tmp")));
+  }
+
+  @Test
+  void relabellingUnlabelledEntriesLabelsNothingASwappedSymlinkPointsAt() throws Exception {
+    cleanup(racing()).afterRelabel();
+    assertEquals("<none>", AttrTrees.labels(victim, scratch).get("passwd"), "labelled through the symlink");
+    assertEquals(TMP_T, AttrTrees.label(root.resolve("tmp/evil/moved/passwd"), scratch));
+    assertEquals(TMP_T, AttrTrees.label(root.resolve("tmp/evil"), scratch));
+    assertEquals(List.of(), problems);
+  }
+
+  /** A name that is not UTF-8 is labelled, and removed, as any other (it was reached by a lossy path). */
+  @Test
+  void namesThatAreNotUtf8AreCleanedUpAsAnyOther() throws Exception {
+    Path latin1 = PathBytes.path(root.resolve("tmp") + "/caf\uDCE9");
+    byte[] bytes = PathBytes.of(latin1);
+    cleanup(Kernel.linux()).afterRelabel();
+    assertEquals(TMP_T, new String(Kernel.linux().getLabel(Kernel.AT_FDCWD, Kernel.nul(bytes), bytes),
+        StandardCharsets.ISO_8859_1));
+    cleanup(Kernel.linux()).empty();
+    assertFalse(Files.exists(latin1, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    assertEquals(List.of(), problems);
+  }
+
+  /** A filesystem mounted below /tmp is neither emptied nor relabelled; its mount point stays. */
+  @Test
+  void aMountBelowTmpIsLeftAlone() throws Exception {
+    Path mounted = Files.createDirectories(root.resolve("tmp/evil/m"));
+    AttrTrees.mount(List.of("mount", "-t", "tmpfs", "tmpfs", mounted.toString()), scratch);
+    try {
+      Path inside = Files.writeString(mounted.resolve("kept"), "x");
+      cleanup(Kernel.linux()).afterRelabel();
+      assertEquals("<none>", AttrTrees.labels(mounted, scratch).get("kept"));
+      cleanup(Kernel.linux()).empty();
+      assertTrue(Files.exists(inside));
+      assertFalse(Files.exists(root.resolve("tmp/evil/d")));
+      assertEquals(List.of(), problems);
+    } finally {
+      AttrTrees.unmountAll(List.of(mounted), scratch);
+    }
+  }
+
+  /** A symlink in /tmp is relabelled and removed itself; what it points at is never touched. */
+  @Test
+  void aSymlinkIsHandledItselfNeverFollowed() throws Exception {
+    Path link = Files.createSymbolicLink(root.resolve("tmp/link"), victim.resolve("passwd"));
+    cleanup(Kernel.linux()).afterRelabel();
+    assertEquals(TMP_T, AttrTrees.label(link, scratch));
+    assertEquals("<none>", AttrTrees.labels(victim, scratch).get("passwd"));
+    cleanup(Kernel.linux()).empty();
+    assertFalse(Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+    assertTrue(Files.exists(victim.resolve("passwd")));
+  }
+}
