@@ -147,6 +147,25 @@ class ArgumentBytesIT {
   }
 
   /**
+   * fixfiles_exclude_dirs names directories by their bytes too: a Latin-1 name and a UTF-8 one are
+   * skipped under either locale (it was read one char per byte, then encoded in the locale's
+   * charset: neither was found, and both were relabelled).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"C", "C.UTF-8"})
+  void excludedDirectoriesAreNamedByTheirBytes(String locale) throws Exception {
+    String out = run(locale, "mkdir -p ../x/etc/selinux ../x/srv/d$'\\xe9' ../x/srv/eé ../x/srv/ok"
+        + " && touch ../x/srv/d$'\\xe9'/f ../x/srv/eé/f ../x/srv/ok/f"
+        + " && printf '/srv/d\\351\\n/srv/e\\303\\251\\n' > ../x/etc/selinux/fixfiles_exclude_dirs"
+        + " && cd .. && $TOOL -T 1 --root x \"$PWD\"/x/srv", launcher + " check");
+    String srv = dir + "/x/srv";
+    String var = " from (null) to system_u:object_r:var_t:s0\n";
+    assertTrue(out.startsWith("skipping the directory " + srv + "/d\u00e9\nskipping the directory " + srv
+        + "/e\u00c3\u00a9\nWould relabel " + srv + var + "Would relabel " + srv + "/ok" + var
+        + "Would relabel " + srv + "/ok/f" + var + "status 0\n"), out);
+  }
+
+  /**
    * Makes the tree, runs {@code command} in it with {@code tool} as {@code $TOOL}: its exit status,
    * standard output, and the labels of the tree after it, as one text (bytes shown as Latin-1).
    */

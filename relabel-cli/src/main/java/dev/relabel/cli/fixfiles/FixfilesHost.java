@@ -73,7 +73,8 @@ public record FixfilesHost(String root, String mountinfo) {
     if (!Files.exists(file)) {
       return directories;
     }
-    for (String line : Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+    // decoded as arguments are (PathBytes.charset()): a name is its bytes, whatever the locale
+    for (String line : new String(Files.readAllBytes(file), PathBytes.charset()).split("\n")) {
       String entry = line.strip(); // bash's read trims the IFS whitespace around the line
       if (entry.isEmpty() || entry.startsWith("#") || !entry.startsWith("/")) {
         continue;

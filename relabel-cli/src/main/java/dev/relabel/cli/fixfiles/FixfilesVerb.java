@@ -235,7 +235,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
   private int restoreconPaths(List<String> paths, boolean dryRun) throws IOException, PolicyException {
     List<String> excluded = host.excludedDirectories();
     RelabelOptions options = options(dryRun)
-        .withExcludes(excluded.stream().map(Path::of).toList())
+        .withExcludes(excluded.stream().map(PathBytes::path).toList())
         .withHardLinkCheck(false)
         .withRecurse(true);
     PathLabeller labeller = labeller(options,
@@ -281,7 +281,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     logReadOnly(mounts);
     say(option + "ing " + String.join(" ", mounts.readWrite()));
     RelabelOptions options = options(dryRun)
-        .withExcludes(excluded.stream().map(Path::of).toList())
+        .withExcludes(excluded.stream().map(PathBytes::path).toList())
         .withOneFilesystem(true)
         .withRecurse(true);
     PathLabeller labeller = labeller(options,
