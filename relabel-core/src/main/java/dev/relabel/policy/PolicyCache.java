@@ -7,21 +7,15 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.zip.CRC32;
@@ -100,7 +94,7 @@ public final class PolicyCache {
     Map<String, SourceStamp> stamps = new HashMap<>();
     Policy policy = PolicyLoader.validating().loadText(fileContexts, stamps);
     byte[] bytes = encode(policy, stamps, matcherSection.apply(policy));
-    writeWhole(out, bytes);
+    WholeFile.write(out, bytes);
     return new Compiled(out, policy.specs().size(), policy.compiledExpressions().size(), bytes.length);
   }
 
@@ -203,32 +197,6 @@ public final class PolicyCache {
   /** The user this process runs as: the owner of its {@code /proc/self}. */
   private static int effectiveUid() throws IOException {
     return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
-  }
-
-  private static void writeWhole(Path out, byte[] bytes) throws IOException {
-    Path directory = out.toAbsolutePath().getParent();
-    Path temporary = Files.createTempFile(directory, out.getFileName() + ".", ".tmp",
-        PosixFilePermissions.asFileAttribute(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE)));
-    try {
-      try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
-        }
-        channel.force(true);
-      }
-      Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-r--r--"));
-      Files.move(temporary, out, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (IOException | RuntimeException e) {
-      Files.deleteIfExists(temporary);
-      throw e;
-    }
-    // The rename is durable once the directory is.
-    try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
-      dir.force(true);
-    } catch (IOException e) {
-      // Some file systems cannot sync a directory; the file itself is whole either way.
-    }
   }
 
   static byte[] encode(Policy policy, Map<String, SourceStamp> stamps, byte[] matcherSection) {

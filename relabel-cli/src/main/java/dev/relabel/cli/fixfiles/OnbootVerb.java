@@ -5,9 +5,9 @@ import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
+import dev.relabel.policy.WholeFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import picocli.CommandLine.Command;
@@ -64,7 +64,8 @@ public final class OnbootVerb extends FixfilesVerb {
       flags.append("-F\n");
     }
     try {
-      Files.writeString(host.file(AUTORELABEL), flags, StandardCharsets.US_ASCII);
+      // whole or not at all: a crash while writing leaves no flags cut short for the boot relabel
+      WholeFile.write(host.file(AUTORELABEL), flags.toString().getBytes(StandardCharsets.US_ASCII));
     } catch (IOException e) {
       throw new Failure("cannot write " + host.file(AUTORELABEL) + ": " + FailureReport.reason(e));
     }
