@@ -182,6 +182,35 @@ class TarDifferentialIT {
   }
 
   /**
+   * An entry the user cannot read stops {@code -C DIR}'s archive, naming it, and nothing is
+   * written; GNU tar, as the same user, leaves the entry out, archives the rest and exits 2.
+   */
+  @Test
+  void anEntryTheUserCannotReadStopsTheArchiveAndNothingIsWritten() throws Exception {
+    Path tree = base.resolve("unreadable");
+    Files.createDirectories(tree.resolve("etc"));
+    Files.writeString(tree.resolve("etc/motd"), "hi\n");
+    Path secret = Files.writeString(tree.resolve("etc/shadow"), "root:x\n");
+    Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
+    Path outDir = Files.createDirectory(base.resolve("unreadable-out"));
+    AttrTrees.check(List.of("chown", "65534:65534", outDir.toString()), base);
+    List<String> asNobody = List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
+    Path output = outDir.resolve("labelled.tar");
+    List<String> ours = new ArrayList<>(asNobody);
+    ours.addAll(List.of(launcher(), "tar", "-f", Oracles.DEBIAN_FILE_CONTEXTS.toString(), "-C", tree.toString(),
+        output.toString()));
+    Run run = AttrTrees.run(ours, base);
+    assertEquals(1, run.status(), run::toString);
+    assertEquals("relabel: " + secret + ": Permission denied\n", run.err());
+    try (var left = Files.list(outDir)) {
+      assertEquals(List.of(), left.toList(), "nothing written, no temporary left");
+    }
+    List<String> gnu = new ArrayList<>(asNobody);
+    gnu.addAll(List.of("tar", "-C", tree.toString(), "-cf", outDir.resolve("gnu.tar").toString(), "."));
+    assertEquals(2, AttrTrees.run(gnu, base).status());
+  }
+
+  /**
    * Each tool restores its own label records: GNU tar {@code --selinux} the RHT record (and only
    * that), bsdtar the LIBARCHIVE and SCHILY ones. An archive each made, relabelled, extracts with
    * that tool to setfiles' labels: with GNU tar {@code --selinux}, every member that had a record
