@@ -209,13 +209,13 @@ public final class JsonReport implements RelabelListener {
         JsonText.writeBytes(json, "path", error.path());
       }
       json.writeNumberProperty("errno", error.errno());
-      json.writeStringProperty("message", error.message());
+      json.writeStringProperty("message", JsonText.message(error.message()));
       json.writeEndObject();
     }
     json.writeEndArray();
     json.writeArrayPropertyStart("warnings");
     for (String warning : warnings) {
-      json.writeString(warning);
+      json.writeString(JsonText.message(warning));
     }
     json.writeEndArray();
     json.writeArrayPropertyStart("messages");

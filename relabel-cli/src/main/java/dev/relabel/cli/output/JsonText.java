@@ -1,5 +1,6 @@
 package dev.relabel.cli.output;
 
+import dev.relabel.policy.PathBytes;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
@@ -31,6 +32,17 @@ public final class JsonText {
       json.writeStringProperty(name, display(bytes));
       json.writeStringProperty(name + "Base64", Base64.getEncoder().encodeToString(bytes));
     }
+  }
+
+  /**
+   * A message as a JSON string: relabel's text holds a path's bytes as {@link
+   * PathBytes#charset()} decoded them, which for bytes that are not UTF-8 are
+   * chars no JSON reader must take (lone surrogates); those bytes are written in the display form.
+   */
+  static String message(String text) {
+    byte[] bytes = text.getBytes(PathBytes.charset());
+    String utf8 = utf8(bytes);
+    return utf8 != null ? utf8 : display(bytes);
   }
 
   /** The bytes as a string when they are valid UTF-8, else null. */

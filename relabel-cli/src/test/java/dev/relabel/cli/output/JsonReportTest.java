@@ -148,6 +148,21 @@ class JsonReportTest {
     assertTrue(text.outLatin1().contains(" " + root + "/srv/d\u00e9\n"), text::toString);
   }
 
+  /**
+   * A message or warning naming a path that is not UTF-8 holds it in the display form: JSON text is
+   * Unicode, and the chars relabel holds such bytes in (lone surrogates) are not.
+   */
+  @Test
+  void messagesNamingBytesThatAreNotUtf8StayUnicode() {
+    Cli.Result r = Cli.run(new byte[0], PathBytes.charset(), "chcon", "--json", "-t", "etc_t",
+        root + "/srv/missing-\uDCFF");
+    JsonNode report = report(r);
+    assertEquals("cannot access " + root + "/srv/missing-\\xff: ENOENT (No such file or directory)",
+        report.get("errors").get(0).get("message").asString(), report::toString);
+    String raw = r.outLatin1().toLowerCase(java.util.Locale.ROOT);
+    assertFalse(raw.contains("\\ud"), "a surrogate escaped into the JSON text: " + raw);
+  }
+
   @Test
   void withoutVerboseChangesAreCountedNotListed() {
     Cli.Result r = Cli.run("setfiles", "-n", "--json", "-r", root.toString(), spec.toString(), root + "/srv");
