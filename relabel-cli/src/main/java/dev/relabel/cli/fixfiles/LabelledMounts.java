@@ -1,5 +1,6 @@
 package dev.relabel.cli.fixfiles;
 
+import dev.relabel.policy.PathBytes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -128,8 +129,12 @@ public record LabelledMounts(List<String> readWrite, List<String> readOnly) {
     return out.toString();
   }
 
+  /**
+   * Mount points in byte order: their bytes as mountinfo holds them (the text was decoded with
+   * {@link PathBytes#charset()}; ISO-8859-1 turned every char above U+00FF into '?', so that two
+   * mount points named alike but for such chars compared equal, and the set kept one of them).
+   */
   private static int compareBytes(String a, String b) {
-    return java.util.Arrays.compareUnsigned(a.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
-        b.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+    return java.util.Arrays.compareUnsigned(a.getBytes(PathBytes.charset()), b.getBytes(PathBytes.charset()));
   }
 }

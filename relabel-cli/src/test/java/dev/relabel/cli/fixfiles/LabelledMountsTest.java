@@ -2,6 +2,8 @@ package dev.relabel.cli.fixfiles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.relabel.policy.PathBytes;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +37,21 @@ class LabelledMountsTest {
     LabelledMounts mounts = LabelledMounts.of(disabled, "/");
     assertEquals(List.of("/", "/srv/my data"), mounts.readWrite(), "ext4 and xfs, not context= mounts");
     assertEquals(List.of("/boot"), mounts.readOnly());
+  }
+
+  /**
+   * Mount points named alike but for characters above U+00FF are two mounts, each relabelled (as
+   * text one byte per char they compared equal, and the second was dropped).
+   */
+  @Test
+  void mountPointsWithNamesBeyondLatin1AreEachKept() {
+    String utf8 = "27 1 254:0 / / rw - ext4 /dev/vda rw,seclabel\n"
+        + "40 27 254:6 / /mnt/\u30c7\u30fc\u30bf rw - ext4 /dev/vde rw,seclabel\n"
+        + "41 27 254:7 / /mnt/\u30c7\u30fc\u30c6 rw - ext4 /dev/vdf rw,seclabel\n";
+    // as FixfilesHost reads mountinfo: its bytes decoded with the arguments' charset
+    String text = new String(utf8.getBytes(StandardCharsets.UTF_8), PathBytes.charset());
+    List<String> mounts = LabelledMounts.of(text, "/").readWrite();
+    assertEquals(3, mounts.size(), mounts::toString);
   }
 
   @Test
