@@ -108,17 +108,17 @@ public final class TmpCleanup {
     int fd;
     try {
       fd = kernel.openDirectory(Kernel.AT_FDCWD, Kernel.nul(path), path);
+    } catch (NativeIoException.NotFollowedException e) {
+      return null;
     } catch (NativeIoException e) {
-      if (!(e instanceof NativeIoException.NoSuchEntryException || e instanceof NativeIoException.NotFollowedException)) {
-        problems.accept(PathBytes.text(path) + ": " + e.reason());
-      }
+      report(e, path);
       return null;
     }
     try {
       return new Directory(fd, path, kernel.stat(fd, Kernel.self(), path).device());
     } catch (NativeIoException e) {
       kernel.close(fd);
-      problems.accept(PathBytes.text(path) + ": " + e.reason());
+      report(e, path);
       return null;
     }
   }
@@ -279,13 +279,12 @@ public final class TmpCleanup {
       byte[] real = kernel.realPath(path);
       return kernel.getLabel(Kernel.AT_FDCWD, Kernel.nul(real), path);
     } catch (NativeIoException e) {
-      if (!(e instanceof NativeIoException.NoSuchEntryException)) {
-        problems.accept(PathBytes.text(path) + ": " + e.reason());
-      }
+      report(e, path);
       return null;
     }
   }
 
+  /** Tells {@link #problems} why {@code path} could not be handled, unless it vanished meanwhile. */
   private void report(NativeIoException e, byte[] path) {
     if (!(e instanceof NativeIoException.NoSuchEntryException)) {
       problems.accept(PathBytes.text(path) + ": " + e.reason());
