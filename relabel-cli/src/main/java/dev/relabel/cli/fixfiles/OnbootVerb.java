@@ -5,9 +5,13 @@ import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
-import dev.relabel.policy.WholeFile;
+import dev.relabel.policy.PathBytes;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import picocli.CommandLine.Command;
@@ -63,11 +67,19 @@ public final class OnbootVerb extends FixfilesVerb {
       flags.setLength(0);
       flags.append("-F\n");
     }
+    // Written in place, as fixfiles does, not through a temporary renamed over it: on an SELinux
+    // system the policy types the file by the name it is created with (refpolicy: etc_runtime_t
+    // for /.autorelabel), and a renamed temporary kept its own type (the VM tests' onboot check
+    // caught it). A few bytes in one write, then synced.
+    Path file = host.file(AUTORELABEL);
     try {
-      // whole or not at all: a crash while writing leaves no flags cut short for the boot relabel
-      WholeFile.write(host.file(AUTORELABEL), flags.toString().getBytes(StandardCharsets.US_ASCII));
+      try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING)) {
+        channel.write(ByteBuffer.wrap(flags.toString().getBytes(StandardCharsets.US_ASCII)));
+        channel.force(true);
+      }
     } catch (IOException e) {
-      throw new Failure("cannot write " + host.file(AUTORELABEL) + ": " + FailureReport.reason(e));
+      throw new Failure("cannot write " + PathBytes.text(file) + ": " + FailureReport.reason(e));
     }
     say("System will relabel on next boot");
     return ExitStatus.OK;
