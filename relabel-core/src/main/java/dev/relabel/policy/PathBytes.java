@@ -62,7 +62,7 @@ public final class PathBytes {
    * with that charset) as the very bytes of its name, where {@code toString} would print U+FFFD.
    */
   public static String text(Path path) {
-    return textNames(path) ? path.toString() : new String(of(path), JNU);
+    return textNames(path) ? path.toString() : text(of(path));
   }
 
   /**

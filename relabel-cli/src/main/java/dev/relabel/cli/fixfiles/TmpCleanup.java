@@ -78,7 +78,7 @@ public final class TmpCleanup {
   /** An open directory of the walk: its descriptor, its path (for messages) and its filesystem. */
   private record Directory(int fd, byte[] path, long device) {}
 
-  /** One entry of a directory: its name (with its NUL, as listed) and its path. */
+  /** One entry of a directory: its name as listed (no NUL) and its path. */
   private record Entry(byte[] name, byte[] path) {}
 
   @FunctionalInterface
@@ -300,12 +300,11 @@ public final class TmpCleanup {
     return text.getBytes(PathBytes.charset());
   }
 
-  /** {@code directory}/{@code name}, the name's NUL dropped. */
+  /** {@code directory}/{@code name}. */
   private static byte[] join(byte[] directory, byte[] name) {
-    int length = name.length > 0 && name[name.length - 1] == 0 ? name.length - 1 : name.length;
-    byte[] path = Arrays.copyOf(directory, directory.length + 1 + length);
+    byte[] path = Arrays.copyOf(directory, directory.length + 1 + name.length);
     path[directory.length] = '/';
-    System.arraycopy(name, 0, path, directory.length + 1, length);
+    System.arraycopy(name, 0, path, directory.length + 1, name.length);
     return path;
   }
 }
