@@ -392,10 +392,10 @@ final class PcreLexer {
       throw error("malformed \\P or \\p sequence");
     }
     BitSet set = propertySet(name.toString());
-    if (set == null && !Pcre2Properties.known(name.toString())) {
-      throw error("unknown property after \\P or \\p");
-    }
     if (set == null) {
+      if (!Pcre2Properties.known(name.toString())) {
+        throw error("unknown property after \\P or \\p");
+      }
       throw unsupported("the Unicode property \\p{" + name + "}", start, pos, "a", null);
     }
     return PcreItemType.property(name.toString(), negated,

@@ -42,6 +42,11 @@ public record FailureReport(List<String> messages, int status) {
     return String.valueOf(e.getMessage());
   }
 
+  /** {@code FILE: REASON} for a file operation that failed on the file the exception names. */
+  public static String fileMessage(java.nio.file.FileSystemException e) {
+    return e.getFile() + ": " + reason(e);
+  }
+
   /** Writes {@code e}'s lines on {@code err} (a stack trace too for an internal error with {@code RELABEL_DEBUG}). */
   public static FailureReport report(Exception e, PrintWriter err, ExitStatus.Scheme scheme) {
     List<String> messages = new ArrayList<>();
@@ -55,7 +60,7 @@ public record FailureReport(List<String> messages, int status) {
     } else if (e instanceof IOException || e instanceof UncheckedIOException) {
       IOException io = e instanceof UncheckedIOException unchecked ? unchecked.getCause() : (IOException) e;
       if (io instanceof java.nio.file.FileSystemException fs && fs.getFile() != null) {
-        messages.add(fs.getFile() + ": " + reason(fs));
+        messages.add(fileMessage(fs));
       } else {
         // A codec's EOFException says nothing ("I/O error: null" for a cut gzip stream).
         String detail = io.getMessage() != null ? io.getMessage()

@@ -301,9 +301,10 @@ public abstract class FixfilesVerb implements Callable<Integer> {
       List<String> excluded, boolean trackUsedSpecs) throws IOException, PolicyException {
     Path policyRoot = Path.of("/");
     if (!host.isRealRoot()) {
+      Path root = PathBytes.path(host.root());
       try {
-        if (Files.exists(PolicyLoader.systemFileContexts(PathBytes.path(host.root())))) {
-          policyRoot = PathBytes.path(host.root());
+        if (Files.exists(PolicyLoader.systemFileContexts(root))) {
+          policyRoot = root;
         }
       } catch (PolicyException e) {
         // No policy of its own under the root: the host's.

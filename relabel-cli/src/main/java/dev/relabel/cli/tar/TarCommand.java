@@ -154,7 +154,7 @@ public final class TarCommand implements Callable<Integer> {
             p.errors().stream().map(Object::toString).toList())
             : e instanceof ArchiveException ? shown(in) + ": " + e.getMessage()
             : e instanceof java.nio.file.FileSystemException fs && fs.getFile() != null
-                ? fs.getFile() + ": " + FailureReport.reason(fs) : e.getMessage();
+                ? FailureReport.fileMessage(fs) : e.getMessage();
         reporting.io().err().write(("relabel: " + message + "\n").getBytes(reporting.io().charset()));
         if (reporting.json() != null) {
           reporting.json().error(null, 0, message);
