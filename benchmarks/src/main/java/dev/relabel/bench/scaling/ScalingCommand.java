@@ -289,9 +289,9 @@ public final class ScalingCommand implements Callable<Integer> {
       String preamble = preamble(source, tree, entries, tools, timer, loadBefore, started, finished, scopes, floorMethod);
       ResultsCsv.writeWhole(out.resolve("results.md"), ResultsTable.render(preamble, medians)
           + PairedRatios.render(samples));
-      ScalingPlot.write(out.resolve("scaling.png"), String.format(Locale.ROOT, "Speed-up against threads, %,d entries",
-          entries), medians);
-      log.println("wrote " + out.resolve("results.csv") + ", results.md, scaling.png");
+      boolean plotted = ScalingPlot.writeOrWarn(out.resolve("scaling.png"),
+          String.format(Locale.ROOT, "Speed-up against threads, %,d entries", entries), medians, err);
+      log.println("wrote " + out.resolve("results.csv") + ", results.md" + (plotted ? ", scaling.png" : ""));
       log.flush();
       return 0;
     } finally {

@@ -56,6 +56,23 @@ public final class ScalingPlot {
     }
   }
 
+  /**
+   * Writes the plot, or says on {@code err} why it could not and returns false: the results it
+   * pictures are already written, and a machine whose JDK lacks its font libraries (libharfbuzz,
+   * fontconfig: a minimal server's, the device machine of RESULTS.md's eleventh pass) cannot draw
+   * text, which used to end a finished run with a stack trace and a failure status.
+   */
+  static boolean writeOrWarn(Path file, String title, Map<Stats.Key, Stats.Median> medians, java.io.PrintWriter err) {
+    try {
+      write(file, title, medians);
+      return true;
+    } catch (IOException | LinkageError | InternalError e) {
+      err.println("relabel-bench: " + file.getFileName() + " not written (" + e + "); the results are");
+      err.flush();
+      return false;
+    }
+  }
+
   static BufferedImage draw(String title, Map<Stats.Key, Stats.Median> medians) {
     TreeSet<Integer> threads = new TreeSet<>();
     Set<Trial.Scope> scopes = new LinkedHashSet<>();

@@ -128,6 +128,18 @@ class ScheduleAndStatsTest {
   }
 
   @Test
+  void aPlotThatCannotBeWrittenIsAWarning(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path notADirectory = java.nio.file.Files.writeString(dir.resolve("file"), "");
+    java.io.StringWriter err = new java.io.StringWriter();
+    Map<Stats.Key, Stats.Median> medians = Stats.medians(List.of(sample("relabel", 1, 1, 2.5, 150000)));
+    assertFalse(ScalingPlot.writeOrWarn(notADirectory.resolve("scaling.png"), "t", medians,
+        new java.io.PrintWriter(err)));
+    assertTrue(err.toString().startsWith("relabel-bench: scaling.png not written ("), err.toString());
+    assertTrue(ScalingPlot.writeOrWarn(dir.resolve("scaling.png"), "t", medians, new java.io.PrintWriter(err)));
+    assertEquals(ScalingPlot.WIDTH, javax.imageio.ImageIO.read(dir.resolve("scaling.png").toFile()).getWidth());
+  }
+
+  @Test
   void childRusageParsers() {
     Measurement m = ChildTimer.fromTime(1.5, "Command exited with non-zero status 1\n0.52 0.10 151234");
     assertEquals(new Measurement(1.5, 0.52, 0.10, 151234), m);
