@@ -84,6 +84,15 @@ public final class PathBytes {
     if (textNames(file) || !file.toString().equals(e.getFile())) {
       return e;
     }
+    return as(e, file);
+  }
+
+  /**
+   * {@code e} as an exception about {@code file}, named by {@link #text}: the same kind, with
+   * {@code e} as its cause. For a failure on a file the user did not name (the temporary beside an
+   * output file) told as one on the file they did.
+   */
+  public static FileSystemException as(FileSystemException e, Path file) {
     String name = text(file);
     FileSystemException renamed;
     if (e instanceof NoSuchFileException) {

@@ -18,21 +18,16 @@ import dev.relabel.archive.TarSource;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.PolicyException;
+import dev.relabel.policy.WholeFile;
 import dev.relabel.report.ChangeSummary;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -282,46 +277,19 @@ public final class TarCommand implements Callable<Integer> {
         : labeller.label(input.source(), out);
   }
 
-  /** Writes OUT through a temporary beside it, renamed over it only once complete. */
+  /**
+   * Writes OUT whole ({@link WholeFile}), keeping its mode (a new one gets 0644); with -C, OUT and
+   * the temporary beside it are left out where they lie in DIR.
+   */
   private RelabelReport writeWhole(TarLabeller labeller, Input input, Path out, Codec codec) throws IOException {
     Path absolute = out.toAbsolutePath();
-    Path temporary;
-    try {
-      // a name the locale cannot decode has no text to begin the temporary's with
-      String prefix = PathBytes.textNames(absolute) ? "." + absolute.getFileName() + "." : ".relabel-tar.";
-      temporary = Files.createTempFile(absolute.getParent(), prefix, ".part");
-    } catch (java.nio.file.FileSystemException e) {
-      // named as OUT, not as the temporary beside it
-      throw new Failure(PathBytes.text(out) + ": " + FailureReport.reason(e), e);
-    }
-    boolean done = false;
-    try {
-      RelabelReport report;
-      try (FileChannel file = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-        BufferedOutputStream buffered = new BufferedOutputStream(Channels.newOutputStream(file), 1 << 16);
-        // closing the compressed stream finishes it; the file stays open to be synced
-        try (OutputStream compressed = codec.compress(CloseShieldOutputStream.wrap(buffered))) {
-          report = write(labeller, input, compressed, List.of(absolute, temporary));
-        }
-        buffered.flush();
-        file.force(true);
-      }
-      Files.setPosixFilePermissions(temporary, Files.exists(absolute)
-          ? Files.getPosixFilePermissions(absolute) : PosixFilePermissions.fromString("rw-r--r--"));
-      Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      done = true;
-      // the rename is durable once the directory is (after a crash, OUT is the old or the new)
-      try (FileChannel parent = FileChannel.open(absolute.getParent(), StandardOpenOption.READ)) {
-        parent.force(true);
-      } catch (IOException e) {
-        // some file systems cannot sync a directory; OUT is whole either way
-      }
-      return report;
-    } finally {
-      if (!done) {
-        Files.deleteIfExists(temporary);
-      }
-    }
+    return WholeFile.write(out, Files.exists(absolute) ? Files.getPosixFilePermissions(absolute) : WholeFile.READABLE,
+        (stream, temporary) -> {
+          // closing the compressed stream finishes it; the file stays open to be synced
+          try (OutputStream compressed = codec.compress(CloseShieldOutputStream.wrap(stream))) {
+            return write(labeller, input, compressed, List.of(absolute, temporary));
+          }
+        });
   }
 
   /**

@@ -143,7 +143,7 @@ class TarCommandTest {
         + " inside the member's data \\(truncated\\)\n"), r.err());
     assertEquals("a good archive\n", Files.readString(out));
     try (Stream<Path> left = Files.list(dir)) {
-      assertEquals(List.of(), left.filter(p -> p.getFileName().toString().endsWith(".part")).toList());
+      assertEquals(List.of(), left.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList());
     }
     // a gzip stream cut short: said so, not "I/O error: null"; OUT left as it was
     AttrTrees.check(List.of("sh", "-c", "gzip -c < \"$1\" | head -c 30 > \"$2\"", "sh", archive.toString(),
@@ -350,6 +350,21 @@ class TarCommandTest {
       assertEquals("relabel: " + notDirectory + ": " + reason + "\n", checked.err());
     }
     assertFalse(Files.exists(dir.resolve("o.tar")));
+  }
+
+  @Test
+  void outKeepsItsModeAndANewOneIsReadable() throws Exception {
+    Path kept = Files.writeString(dir.resolve("kept.tar"), "an old archive\n");
+    Files.setPosixFilePermissions(kept, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+    assertEquals(0, tar(new byte[0], archive.toString(), kept.toString()).status());
+    assertEquals("rw-r-----", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(kept)));
+    Path fresh = dir.resolve("fresh.tar");
+    assertEquals(0, tar(new byte[0], archive.toString(), fresh.toString()).status());
+    assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+    assertArrayEquals(Files.readAllBytes(kept), Files.readAllBytes(fresh));
+    try (Stream<Path> left = Files.list(dir)) {
+      assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith(".")).toList());
+    }
   }
 
   @Test
