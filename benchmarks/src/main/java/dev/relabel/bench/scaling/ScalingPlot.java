@@ -67,7 +67,8 @@ public final class ScalingPlot {
       write(file, title, medians);
       return true;
     } catch (IOException | LinkageError | InternalError e) {
-      err.println("relabel-bench: " + file.getFileName() + " not written (" + e + "); the results are");
+      err.println("relabel-bench: " + file.getFileName() + " not written (" + e
+          + "); the results are in results.csv and results.md");
       err.flush();
       return false;
     }

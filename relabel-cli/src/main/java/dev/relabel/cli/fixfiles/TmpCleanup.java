@@ -68,7 +68,8 @@ public final class TmpCleanup {
         removeTree(directory, entry);
       }
     });
-    Set<String> unlabelled = Set.of(initialType("unlabeled", "unlabeled_t"), initialType("file", "file_t"));
+    // one type where the policy gives both initial contexts the same (refpolicy, Debian's: unlabeled_t)
+    Set<String> unlabelled = Set.copyOf(List.of(initialType("unlabeled", "unlabeled_t"), initialType("file", "file_t")));
     relabelUnlabelled("/tmp", "/tmp", unlabelled, true);
     relabelUnlabelled("/var/tmp", "/var/tmp", unlabelled, false);
     relabelUnlabelled("/var/run", "/var/run", unlabelled, false);
