@@ -17,6 +17,7 @@ import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -146,6 +147,8 @@ public final class ChconCommand implements Callable<Integer> {
   @Mixin
   private ThreadsOption threads;
 
+  private final KernelContextCheck contextCheck = KernelContextCheck.system();
+
   @Option(names = "--summary",
       description = "At the end, one line on standard error: entries handled, changed, failed, and the time taken.")
   private boolean summary;
@@ -195,6 +198,13 @@ public final class ChconCommand implements Callable<Integer> {
         edit = ContextEdit.fields().user(latin1(user, charset)).role(latin1(role, charset))
             .type(latin1(type, charset)).range(latin1(range, charset)).build();
       } else {
+        byte[] context = bytes(args.get(0), charset);
+        Optional<String> refused = contextCheck.refusal(context);
+        if (refused.isPresent()) {
+          output.error(output.join("invalid context: ", quoting.value(context), ": " + refused.get()));
+          output.flush();
+          return reporting.finish(ExitStatus.FAILURE);
+        }
         edit = ContextEdit.whole(latin1(args.get(0), charset));
         files = args.subList(1, args.size());
       }
