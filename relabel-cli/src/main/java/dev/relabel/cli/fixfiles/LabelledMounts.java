@@ -34,8 +34,12 @@ public record LabelledMounts(List<String> readWrite, List<String> readOnly) {
     readOnly = List.copyOf(readOnly);
   }
 
-  /** One line of mountinfo: where, what type, from which source, with the mount's and the superblock's options. */
-  public record Mount(String point, String type, String source, List<String> options) {
+  /**
+   * One line of mountinfo: where, what type, from which source, with the mount's and the
+   * superblock's options; read-only when either is, as /proc/mounts (fixfiles' source) shows it:
+   * systemd mounts its credentials ramfs read-only on a read-write superblock.
+   */
+  public record Mount(String point, String type, String source, List<String> options, boolean readOnly) {
     boolean has(String option) {
       return options.contains(option);
     }
@@ -73,10 +77,10 @@ public record LabelledMounts(List<String> readWrite, List<String> readOnly) {
       if (!labelled(mount, seclabel)) {
         continue;
       }
-      if (mount.has("rw")) {
-        readWrite.add(point);
-      } else if (mount.has("ro")) {
+      if (mount.readOnly()) {
         readOnly.add(point);
+      } else {
+        readWrite.add(point);
       }
     }
     return new LabelledMounts(new ArrayList<>(readWrite), new ArrayList<>(readOnly));
@@ -107,9 +111,12 @@ public record LabelledMounts(List<String> readWrite, List<String> readOnly) {
       if (fields.length < 6 || separator < 6 || separator + 3 >= fields.length) {
         continue;
       }
-      List<String> options = new ArrayList<>(List.of(fields[5].split(",")));
-      options.addAll(List.of(fields[separator + 3].split(",")));
-      mounts.add(new Mount(unescape(fields[4]), fields[separator + 1], unescape(fields[separator + 2]), options));
+      List<String> mountOptions = List.of(fields[5].split(","));
+      List<String> superOptions = List.of(fields[separator + 3].split(","));
+      List<String> options = new ArrayList<>(mountOptions);
+      options.addAll(superOptions);
+      mounts.add(new Mount(unescape(fields[4]), fields[separator + 1], unescape(fields[separator + 2]), options,
+          mountOptions.contains("ro") || superOptions.contains("ro")));
     }
     return mounts;
   }

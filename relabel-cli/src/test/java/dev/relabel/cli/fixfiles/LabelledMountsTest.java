@@ -31,6 +31,22 @@ class LabelledMountsTest {
     assertEquals(List.of("/boot"), mounts.readOnly());
   }
 
+  /**
+   * Read-only is the mount's or its superblock's, as /proc/mounts (fixfiles' source) shows it: a
+   * mount made read-only on a read-write superblock, as systemd mounts its credentials ramfs (seen
+   * on the SELinux VM: fixfiles skipped /run/credentials/*, relabel relabelled them), is skipped.
+   */
+  @Test
+  void aMountReadOnlyOnAReadWriteSuperblockIsReadOnly() {
+    String credentials = SELINUX
+        + "41 29 0:40 / /run/credentials/systemd-sysctl.service ro,nosuid,nodev,noexec,relatime,nosymfollow"
+        + " shared:16 - ramfs ramfs rw,seclabel,mode=700\n"
+        + "42 27 254:5 / /srv/ro-bind ro,relatime - ext4 /dev/vda rw,seclabel\n";
+    LabelledMounts mounts = LabelledMounts.of(credentials, "/");
+    assertEquals(List.of("/", "/srv/my data"), mounts.readWrite());
+    assertEquals(List.of("/boot", "/run/credentials/systemd-sysctl.service", "/srv/ro-bind"), mounts.readOnly());
+  }
+
   @Test
   void withoutSeclabelAnywhereTheFilesystemTypesThatHoldXattrLabels() {
     String disabled = SELINUX.replace(",seclabel", "") + "34 27 254:5 / /data rw - ext4 /dev/vdd rw,context=system_u:object_r:tmp_t:s0\n";
