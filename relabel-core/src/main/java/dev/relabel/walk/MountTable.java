@@ -1,10 +1,10 @@
 package dev.relabel.walk;
 
 import dev.relabel.policy.PathBytes;
+import dev.relabel.policy.Selinuxfs;
 import dev.relabel.policy.SmallFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,13 +15,12 @@ import java.util.List;
  */
 final class MountTable {
   private static final Path MOUNTINFO = Path.of("/proc/self/mountinfo");
-  private static final Path SELINUXFS_ENFORCE = Path.of("/sys/fs/selinux/enforce");
 
   private MountTable() {}
 
   /** The mount points (one char per byte) to skip; empty when SELinux is not enabled. */
   static List<String> mountsWithoutSeclabel() {
-    if (!Files.exists(SELINUXFS_ENFORCE)) {
+    if (!Selinuxfs.system().enabled()) {
       return List.of();
     }
     try {

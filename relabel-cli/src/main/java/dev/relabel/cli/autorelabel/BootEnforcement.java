@@ -38,7 +38,7 @@ final class BootEnforcement {
   }
 
   static BootEnforcement of(FixfilesHost host) {
-    return new BootEnforcement(host.file("/sys/fs/selinux/enforce"), host.file("/proc/self/attr/current"));
+    return new BootEnforcement(host.selinuxfs().node("enforce"), host.file("/proc/self/attr/current"));
   }
 
   /** Whether SELinux is enabled and enforcing. */

@@ -189,10 +189,8 @@ public final class ChconCommand implements Callable<Integer> {
         try {
           edit = ContextEdit.whole(ContextChanger.referenceContext(rfile));
         } catch (ContextChanger.ReferenceException e) {
-          output.error(output.join("failed to get security context of ", quoting.file(rfile),
-              ": " + SetfilesOutput.strerror(e.errno())));
-          output.flush();
-          return reporting.finish(ExitStatus.FAILURE);
+          return refuse(reporting, output, output.join("failed to get security context of ",
+              quoting.file(rfile), ": " + SetfilesOutput.strerror(e.errno())));
         }
       } else if (fields) {
         edit = ContextEdit.fields().user(latin1(user, charset)).role(latin1(role, charset))
@@ -201,9 +199,8 @@ public final class ChconCommand implements Callable<Integer> {
         byte[] context = bytes(args.get(0), charset);
         Optional<String> refused = contextCheck.refusal(context);
         if (refused.isPresent()) {
-          output.error(output.join("invalid context: ", quoting.value(context), ": " + refused.get()));
-          output.flush();
-          return reporting.finish(ExitStatus.FAILURE);
+          return refuse(reporting, output, output.join("invalid context: ", quoting.value(context),
+              ": " + refused.get()));
         }
         edit = ContextEdit.whole(latin1(args.get(0), charset));
         files = args.subList(1, args.size());
@@ -229,6 +226,13 @@ public final class ChconCommand implements Callable<Integer> {
       output.flush();
       return reporting.finish(report.succeeded() ? ExitStatus.OK : ExitStatus.FAILURE);
     }
+  }
+
+  /** A refusal before any file is touched, as chcon's: its one message, status 1. */
+  private static int refuse(Reporting reporting, ChconOutput output, byte[] message) {
+    output.error(message);
+    output.flush();
+    return reporting.finish(ExitStatus.FAILURE);
   }
 
   /**

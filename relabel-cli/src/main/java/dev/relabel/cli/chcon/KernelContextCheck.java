@@ -1,11 +1,10 @@
 package dev.relabel.cli.chcon;
 
 import dev.relabel.cli.common.FailureReport;
+import dev.relabel.policy.Selinuxfs;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Optional;
@@ -19,15 +18,14 @@ import java.util.Optional;
  * touches nothing). Field edits and --reference are not asked, as in chcon: their files are.
  */
 final class KernelContextCheck {
-  private final Path selinuxfs;
+  private final Selinuxfs selinuxfs;
 
-  /** @param selinuxfs where selinuxfs is mounted ({@code /sys/fs/selinux}; a test's directory) */
-  KernelContextCheck(Path selinuxfs) {
+  KernelContextCheck(Selinuxfs selinuxfs) {
     this.selinuxfs = selinuxfs;
   }
 
   static KernelContextCheck system() {
-    return new KernelContextCheck(Path.of("/sys/fs/selinux"));
+    return new KernelContextCheck(Selinuxfs.system());
   }
 
   /**
@@ -35,10 +33,10 @@ final class KernelContextCheck {
    * takes it, or when SELinux is not enabled (no {@code enforce} node: there is no one to ask).
    */
   Optional<String> refusal(byte[] context) {
-    if (!Files.exists(selinuxfs.resolve("enforce"))) {
+    if (!selinuxfs.enabled()) {
       return Optional.empty();
     }
-    try (FileChannel channel = FileChannel.open(selinuxfs.resolve("context"), StandardOpenOption.READ,
+    try (FileChannel channel = FileChannel.open(selinuxfs.node("context"), StandardOpenOption.READ,
         StandardOpenOption.WRITE)) {
       channel.write(ByteBuffer.wrap(Arrays.copyOf(context, context.length + 1)));
       return Optional.empty();

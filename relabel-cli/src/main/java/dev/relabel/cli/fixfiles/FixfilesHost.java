@@ -3,6 +3,7 @@ package dev.relabel.cli.fixfiles;
 import dev.relabel.cli.common.Failure;
 import dev.relabel.cli.setfiles.PathLabeller;
 import dev.relabel.policy.PathBytes;
+import dev.relabel.policy.Selinuxfs;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
@@ -54,12 +55,11 @@ public record FixfilesHost(String root, String mountinfo) {
   }
 
   /**
-   * Whether SELinux is enabled on the system: its {@code /sys/fs/selinux/enforce} exists (under
-   * the root: an image has none, and so counts as not enabled, as {@code selinuxenabled} would
-   * say inside it).
+   * The system's selinuxfs, under the root: an image has none, and so counts as not enabled, as
+   * {@code selinuxenabled} would say inside it.
    */
-  boolean selinuxEnabled() {
-    return Files.exists(file("/sys/fs/selinux/enforce"));
+  public Selinuxfs selinuxfs() {
+    return new Selinuxfs(file(Selinuxfs.MOUNT_POINT));
   }
 
   /**

@@ -63,7 +63,7 @@ public final class OnbootVerb extends FixfilesVerb {
     if (threads.given() != null) {
       flags.append("-T ").append(threads.given()).append(' ');
     }
-    if (!host.selinuxEnabled()) {
+    if (!host.selinuxfs().enabled()) {
       flags.setLength(0);
       flags.append("-F\n");
     }

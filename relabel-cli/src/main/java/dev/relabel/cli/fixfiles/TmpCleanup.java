@@ -28,7 +28,6 @@ import java.util.function.Consumer;
  */
 public final class TmpCleanup {
   /** Where the policy's initial contexts are shown when SELinux is enabled. */
-  private static final String INITIAL_CONTEXTS = "/sys/fs/selinux/initial_contexts/";
 
   /** The session directories fixfiles removes from /tmp after a relabel. */
   private static final List<String> STALE_PREFIXES = List.of("gconfd-", "pulse-", "orbit-");
@@ -265,7 +264,7 @@ public final class TmpCleanup {
   /** The type of an initial context, as the running policy shows it; {@code fallback} (refpolicy's) without one. */
   private String initialType(String name, String fallback) {
     try {
-      String context = Files.readString(host.file(INITIAL_CONTEXTS + name), StandardCharsets.ISO_8859_1);
+      String context = Files.readString(host.selinuxfs().node("initial_contexts/" + name), StandardCharsets.ISO_8859_1);
       String[] fields = context.replace("\0", "").strip().split(":");
       return fields.length >= 3 ? fields[2] : fallback;
     } catch (IOException e) {

@@ -2,6 +2,7 @@ package dev.relabel.cli.chcon;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.relabel.policy.Selinuxfs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class KernelContextCheckTest {
   @Test
   void withoutSelinuxNothingIsAsked() throws Exception {
     Path node = Files.writeString(selinuxfs.resolve("context"), "");
-    assertEquals(Optional.empty(), new KernelContextCheck(selinuxfs).refusal(CONTEXT));
+    assertEquals(Optional.empty(), new KernelContextCheck(new Selinuxfs(selinuxfs)).refusal(CONTEXT));
     assertEquals(0, Files.size(node));
   }
 
@@ -28,15 +29,15 @@ class KernelContextCheckTest {
   void theContextAndItsNulAreWrittenToTheContextNode() throws Exception {
     Files.writeString(selinuxfs.resolve("enforce"), "1");
     Path node = Files.writeString(selinuxfs.resolve("context"), "");
-    assertEquals(Optional.empty(), new KernelContextCheck(selinuxfs).refusal(CONTEXT));
+    assertEquals(Optional.empty(), new KernelContextCheck(new Selinuxfs(selinuxfs)).refusal(CONTEXT));
     assertEquals("system_u:object_r:etc_t:s0\0", Files.readString(node, StandardCharsets.US_ASCII));
   }
 
   @Test
   void aNodeThatCannotBeWrittenIsTheRefusalsReason() throws Exception {
     Files.writeString(selinuxfs.resolve("enforce"), "1");
-    assertEquals(Optional.of("No such file or directory"), new KernelContextCheck(selinuxfs).refusal(CONTEXT));
+    assertEquals(Optional.of("No such file or directory"), new KernelContextCheck(new Selinuxfs(selinuxfs)).refusal(CONTEXT));
     Files.createDirectory(selinuxfs.resolve("context"));
-    assertEquals(Optional.of("Is a directory"), new KernelContextCheck(selinuxfs).refusal(CONTEXT));
+    assertEquals(Optional.of("Is a directory"), new KernelContextCheck(new Selinuxfs(selinuxfs)).refusal(CONTEXT));
   }
 }
