@@ -1,5 +1,8 @@
 package dev.relabel.archive;
 
+import dev.relabel.nativeio.FileStat;
+import dev.relabel.nativeio.Kernel;
+import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.PathBytes;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
@@ -35,12 +38,15 @@ import org.apache.commons.compress.archivers.tar.TarConstants;
  * policy alone, nothing is read from or written to the directory's security attributes, so any
  * user who can read the tree can make a labelled image of it. Commons Compress writes the plain
  * archive into a pipe (names as raw bytes, ISO-8859-1) and the labeller reads it as it reads any
- * archive; the hard links are learnt by a first walk that only reads the entries' status.
+ * archive; the hard links are learnt by a first walk that only reads the entries' status. Both
+ * walks reach every entry through its directory's descriptor ({@link Tree}), never by its path.
  * Sockets are left out, as tar leaves them, with its "socket ignored". Names are the kernel's
  * bytes whatever the locale (see {@link PathBytes#of(Path)}).
  */
 public final class DirectoryArchiver {
   private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
+  private static final Path PROC_FDS = Path.of("/proc/self/fd");
+  private static final Kernel KERNEL = Kernel.linux();
 
   private DirectoryArchiver() {}
 
@@ -65,6 +71,10 @@ public final class DirectoryArchiver {
     } catch (FileSystemException e) {
       throw PathBytes.named(e, directory);
     }
+    if (!Files.isDirectory(PROC_FDS)) {
+      throw new IOException(PathBytes.text(directory) + ": cannot be archived without /proc mounted (it is read"
+          + " through descriptors, " + PROC_FDS + ")");
+    }
     Set<List<Long>> leftOut = new HashSet<>();
     for (Path archive : archives) {
       if (Files.exists(archive, NOFOLLOW)) {
@@ -72,10 +82,21 @@ public final class DirectoryArchiver {
         leftOut.add(inode(attributes));
       }
     }
+    int root = KERNEL.openSearchOnly(PathBytes.of(directory));
+    try {
+      return archive(new Tree(directory, root, leftOut), labeller, out, start);
+    } finally {
+      KERNEL.close(root);
+    }
+  }
+
+  private static RelabelReport archive(Tree tree, TarLabeller labeller, OutputStream out, long start)
+      throws IOException {
     Map<List<Long>, List<byte[]>> inodes = new LinkedHashMap<>();
-    walk(directory, new byte[] {'/'}, leftOut, (path, name, attributes) -> {
+    tree.walk(entry -> {
+      Map<String, Object> attributes = entry.attributes();
       if (attributes != null && (int) attributes.get("nlink") > 1 && !isDirectory(attributes)) {
-        inodes.computeIfAbsent(inode(attributes), k -> new ArrayList<>(2)).add(name);
+        inodes.computeIfAbsent(inode(attributes), k -> new ArrayList<>(2)).add(entry.name());
       }
     });
     List<List<byte[]>> groups = new ArrayList<>();
@@ -94,9 +115,9 @@ public final class DirectoryArchiver {
         tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_GNU);
         tar.setBigNumberMode(TarArchiveOutputStream.BIGNUMBER_POSIX);
         Map<List<Long>, String> firstNames = new HashMap<>();
-        walk(directory, new byte[] {'/'}, leftOut, (path, name, attributes) -> {
-          if (attributes != null) {
-            write(tar, path, name, attributes, firstNames, labeller.listener());
+        tree.walk(entry -> {
+          if (entry.attributes() != null) {
+            write(tar, entry, firstNames, labeller.listener());
           }
         });
         tar.finish();
@@ -132,53 +153,149 @@ public final class DirectoryArchiver {
     return e instanceof IOException io ? io : new IOException(e.toString(), e);
   }
 
+  /**
+   * One entry of the tree as the walk meets it.
+   *
+   * @param dirfd its directory's descriptor
+   * @param component its name in that directory (the empty name for the tree's top)
+   * @param path where the JDK reaches it: {@code /proc/self/fd/DIRFD/COMPONENT}, resolved through
+   *     the descriptor, never through the tree's path
+   * @param shown its path under DIR as given, for messages
+   * @param name its name in the archive, from {@code /}
+   * @param attributes its {@code unix:*} attributes; null for an entry left out
+   */
+  private record Entry(int dirfd, byte[] component, Path path, Path shown, byte[] name,
+      Map<String, Object> attributes) {}
+
   @FunctionalInterface
   private interface Visitor {
-    void visit(Path path, byte[] name, Map<String, Object> attributes) throws IOException;
+    void visit(Entry entry) throws IOException;
   }
 
   /**
-   * Every entry beneath {@code path} (itself first), each directory's names in byte order; one
-   * whose (device, inode) is in {@code leftOut} is visited with null attributes, and not entered.
+   * The directory to archive, open as {@code root}, read through descriptors as GNU tar reads it:
+   * each directory opened from its parent's descriptor without following a symlink and checked to
+   * be the one whose status was read, each name looked up in its directory's descriptor. A
+   * directory swapped for a symlink (or another directory) while the tree is archived, by anyone
+   * who may write in it, fails the archive with "changed while it was archived" and never puts a
+   * file from outside DIR in it, as the paths DIR/a/b, resolved again for each entry, could.
+   *
+   * @param leftOut the (device, inode) of entries visited with null attributes and not entered
    */
-  private static void walk(Path path, byte[] name, Set<List<Long>> leftOut, Visitor visitor) throws IOException {
-    List<Path> children = new ArrayList<>();
-    try {
-      // the root ("/") followed, as tar -C DIR follows DIR; every entry below it not
-      Map<String, Object> attributes = name.length == 1 ? Files.readAttributes(path, "unix:*")
-          : Files.readAttributes(path, "unix:*", NOFOLLOW);
-      if (leftOut.contains(inode(attributes))) {
-        visitor.visit(path, name, null);
-        return;
+  private record Tree(Path directory, int root, Set<List<Long>> leftOut) {
+    /** Every entry (the top first), each directory's names in byte order. */
+    void walk(Visitor visitor) throws IOException {
+      Path top = procPath(root);
+      Map<String, Object> attributes;
+      try {
+        attributes = Files.readAttributes(top, "unix:*"); // the top followed, as tar -C DIR follows DIR
+      } catch (FileSystemException e) {
+        throw PathBytes.as(e, directory);
       }
-      visitor.visit(path, name, attributes);
-      if (!isDirectory(attributes)) {
-        return;
+      byte[] name = {'/'};
+      boolean kept = !leftOut.contains(inode(attributes));
+      visitor.visit(new Entry(root, Kernel.self(), top, directory, name, kept ? attributes : null));
+      if (kept) {
+        walk(root, directory, name, visitor);
       }
-      try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
+    }
+
+    /** The entries of the directory open as {@code dirfd}, at {@code shown}, named {@code name}. */
+    private void walk(int dirfd, Path shown, byte[] name, Visitor visitor) throws IOException {
+      Path listed = procPath(dirfd);
+      List<Path> children = new ArrayList<>();
+      try (DirectoryStream<Path> entries = Files.newDirectoryStream(listed)) {
         for (Path child : entries) {
           children.add(child);
         }
+      } catch (FileSystemException e) {
+        throw PathBytes.as(e, shown);
       }
-    } catch (FileSystemException e) {
-      throw PathBytes.named(e, path);
-    }
-    List<byte[]> names = new ArrayList<>(children.size());
-    for (Path child : children) {
-      names.add(lastComponent(PathBytes.of(child)));
-    }
-    Integer[] order = new Integer[children.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(names.get(a), names.get(b)));
-    for (int i : order) {
-      walk(children.get(i), join(name, names.get(i)), leftOut, visitor);
+      List<byte[]> components = new ArrayList<>(children.size());
+      for (Path child : children) {
+        components.add(lastComponent(PathBytes.of(child)));
+      }
+      Integer[] order = new Integer[children.size()];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
+      }
+      Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(components.get(a), components.get(b)));
+      for (int i : order) {
+        Path child = children.get(i);
+        Path childShown = shown.resolve(child.getFileName());
+        byte[] childName = join(name, components.get(i));
+        Map<String, Object> attributes;
+        try {
+          attributes = Files.readAttributes(child, "unix:*", NOFOLLOW);
+        } catch (FileSystemException e) {
+          throw PathBytes.as(e, childShown);
+        }
+        if (leftOut.contains(inode(attributes))) {
+          visitor.visit(new Entry(dirfd, components.get(i), child, childShown, childName, null));
+          continue;
+        }
+        visitor.visit(new Entry(dirfd, components.get(i), child, childShown, childName, attributes));
+        if (isDirectory(attributes)) {
+          int fd = open(dirfd, components.get(i), childShown, attributes, true);
+          try {
+            walk(fd, childShown, childName, visitor);
+          } finally {
+            KERNEL.close(fd);
+          }
+        }
+      }
     }
   }
 
-  private static void write(TarArchiveOutputStream tar, Path path, byte[] name, Map<String, Object> attributes,
-      Map<List<Long>, String> firstNames, RelabelListener listener) throws IOException {
+  /**
+   * Opens {@code component} under {@code dirfd} (a directory to list, or a file to read), without
+   * following a symlink; fails unless it is still the entry whose {@code attributes} were read.
+   */
+  private static int open(int dirfd, byte[] component, Path shown, Map<String, Object> attributes, boolean directory)
+      throws IOException {
+    byte[] shownBytes = PathBytes.of(shown);
+    int fd;
+    try {
+      fd = directory ? KERNEL.openDirectory(dirfd, component, shownBytes)
+          : KERNEL.openForReading(dirfd, component, shownBytes);
+    } catch (NativeIoException.NotFollowedException e) {
+      throw changed(shown);
+    } catch (NativeIoException e) {
+      throw new FileSystemException(PathBytes.text(shown), null, e.reason());
+    }
+    try {
+      FileStat stat = KERNEL.stat(fd, Kernel.self(), shownBytes);
+      if (stat.inode() != (Long) attributes.get("ino") || stat.device() != majorMinor((Long) attributes.get("dev"))
+          || stat.fileFormat() != ((int) attributes.get("mode") & 0170000)) {
+        throw changed(shown);
+      }
+      return fd;
+    } catch (IOException | RuntimeException e) {
+      KERNEL.close(fd);
+      throw e;
+    }
+  }
+
+  private static IOException changed(Path shown) {
+    return new IOException(PathBytes.text(shown) + ": changed while it was archived");
+  }
+
+  /** {@code /proc/self/fd/FD}: the JDK's way to what the descriptor holds. */
+  private static Path procPath(int fd) {
+    return PROC_FDS.resolve(Integer.toString(fd));
+  }
+
+  /** A {@code dev_t} (as the JDK gives {@code unix:dev} and {@code unix:rdev}) as major << 32 | minor. */
+  private static long majorMinor(long dev) {
+    long major = ((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfffL);
+    long minor = (dev & 0xff) | ((dev >>> 12) & 0xfff00);
+    return major << 32 | minor;
+  }
+
+  private static void write(TarArchiveOutputStream tar, Entry file, Map<List<Long>, String> firstNames,
+      RelabelListener listener) throws IOException {
+    byte[] name = file.name();
+    Map<String, Object> attributes = file.attributes();
     int mode = (int) attributes.get("mode");
     int format = mode & 0170000;
     if (format == 0140000) {
@@ -203,14 +320,18 @@ public final class DirectoryArchiver {
         case 0120000 -> {
           entry = new TarArchiveEntry(entryName, TarConstants.LF_SYMLINK, true);
           // a symlink's target as stored, relative or not
-          entry.setLinkName(new String(PathBytes.of(Files.readSymbolicLink(path)),
-              java.nio.charset.StandardCharsets.ISO_8859_1));
+          try {
+            entry.setLinkName(new String(PathBytes.of(Files.readSymbolicLink(file.path())),
+                java.nio.charset.StandardCharsets.ISO_8859_1));
+          } catch (FileSystemException e) {
+            throw PathBytes.as(e, file.shown());
+          }
         }
         case 0020000, 0060000 -> {
           entry = new TarArchiveEntry(entryName, format == 0020000 ? TarConstants.LF_CHR : TarConstants.LF_BLK, true);
-          long rdev = (Long) attributes.get("rdev");
-          entry.setDevMajor((int) (((rdev >>> 8) & 0xfff) | ((rdev >>> 32) & ~0xfffL)));
-          entry.setDevMinor((int) ((rdev & 0xff) | ((rdev >>> 12) & 0xfff00)));
+          long device = majorMinor((Long) attributes.get("rdev"));
+          entry.setDevMajor((int) (device >>> 32));
+          entry.setDevMinor((int) device);
         }
         case 0010000 -> entry = new TarArchiveEntry(entryName, TarConstants.LF_FIFO, true);
         default -> {
@@ -232,11 +353,16 @@ public final class DirectoryArchiver {
     entry.setLastModifiedTime((FileTime) attributes.get("lastModifiedTime"));
     tar.putArchiveEntry(entry);
     if (entry.isFile() && entry.getSize() > 0) {
-      try (InputStream data = Files.newInputStream(path, NOFOLLOW)) {
+      // read through a descriptor opened from its directory's and checked to be this file (a FIFO
+      // put in its place is not waited on), the JDK's stream reopening that descriptor's file
+      int fd = open(file.dirfd(), file.component(), file.shown(), attributes, false);
+      try (InputStream data = Files.newInputStream(procPath(fd))) {
         long copied = data.transferTo(tar);
         if (copied != entry.getSize()) {
-          throw new IOException(PathBytes.text(path) + ": changed size while it was archived");
+          throw new IOException(PathBytes.text(file.shown()) + ": changed size while it was archived");
         }
+      } finally {
+        KERNEL.close(fd);
       }
     }
     tar.closeArchiveEntry();

@@ -78,6 +78,13 @@ public interface Kernel {
    */
   int openSearchOnly(byte[] path) throws NativeIoException;
 
+  /**
+   * Opens {@code name} under {@code dirfd} for reading, without following a symlink and without
+   * waiting: a FIFO or device put in a file's place is opened, not waited on, so the caller
+   * compares the descriptor's {@link #stat} with what it expected before reading.
+   */
+  int openForReading(int dirfd, byte[] name, byte[] path) throws NativeIoException;
+
   /** Closes a descriptor; errors (other than a bad descriptor, a bug) are ignored as close(2) advises. */
   void close(int fd);
 

@@ -18,6 +18,12 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
+  public int openForReading(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    WarmUp.await();
+    return NativeIo.openForReading(dirfd, name, path);
+  }
+
+  @Override
   public int openDirectoryOnMount(int dirfd, byte[] name) {
     WarmUp.await();
     return NativeIo.openDirectoryOnMount(dirfd, name);

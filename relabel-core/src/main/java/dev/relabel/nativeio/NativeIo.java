@@ -44,6 +44,8 @@ final class NativeIo {
   private static final int O_DIRECTORY = 0200000;
   private static final int O_CLOEXEC = 02000000;
   private static final int O_PATH = 010000000;
+  private static final int O_NONBLOCK = 04000;
+  private static final int O_NOCTTY = 0400;
   private static final int AT_SYMLINK_NOFOLLOW = 0x100;
   private static final int AT_EMPTY_PATH = 0x1000;
   private static final int AT_REMOVEDIR = 0x200;
@@ -220,6 +222,16 @@ final class NativeIo {
   static int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
       return Libc.openat(dirfd, nativeName(SCRATCH.get(), name), DIRECTORY_FLAGS, 0);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("openat", path, e.getErrorCode());
+    }
+  }
+
+  /** {@link Kernel#openForReading}: O_NONBLOCK, so that a FIFO is not waited on. */
+  static int openForReading(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    try {
+      return Libc.openat(dirfd, nativeName(SCRATCH.get(), name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
+          | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());
     }

@@ -74,6 +74,27 @@ class NativeIoTest {
   }
 
   @Test
+  void opensForReadingNeitherThroughASymlinkNorWaitingOnAFifo() throws Exception {
+    Files.writeString(dir.resolve("file"), "x");
+    Files.createSymbolicLink(dir.resolve("link"), dir.resolve("file"));
+    AttrTrees.check(List.of("mkfifo", dir.resolve("fifo").toString()), dir);
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(dir.toString()), new byte[0]);
+    try {
+      int file = NativeIo.openForReading(fd, c("file"), new byte[0]);
+      assertEquals(Files.getAttribute(dir.resolve("file"), "unix:ino"),
+          NativeIo.stat(file, NativeIo.self(), new byte[0]).inode(), "the descriptor is not the file's");
+      NativeIo.closeQuietly(file);
+      assertThrows(NativeIoException.NotFollowedException.class, () -> NativeIo.openForReading(fd, c("link"), new byte[0]));
+      // a FIFO with no writer: opened at once (O_NONBLOCK), and its status says what it is
+      int fifo = NativeIo.openForReading(fd, c("fifo"), new byte[0]);
+      assertEquals(0010000, NativeIo.stat(fifo, NativeIo.self(), new byte[0]).fileFormat());
+      NativeIo.closeQuietly(fifo);
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
+  @Test
   void opensOnItsParentsMountOnlyADirectoryOnIt() throws Exception {
     Path sub = Files.createDirectory(dir.resolve("sub"));
     Files.createSymbolicLink(dir.resolve("link"), Path.of("/etc"));
