@@ -73,6 +73,17 @@ public final class Cli {
     return new Result(status, out.toByteArray(), err.toString(charset), err.toByteArray());
   }
 
+  /**
+   * As {@link #run(String...)}, with standard output and standard error going to one stream (as
+   * {@code 2>&1} sends them): the run's status and that stream's text, one char per byte.
+   */
+  public static Result runMerged(String... args) {
+    ByteArrayOutputStream both = new ByteArrayOutputStream();
+    int status = RelabelCommand.execute(new Io(new ByteArrayInputStream(new byte[0]), both, both,
+        StandardCharsets.UTF_8, Map.of()), args);
+    return new Result(status, both.toByteArray(), "", new byte[0]);
+  }
+
   /** A string's bytes, one per char (chars must be below 256). */
   public static byte[] latin1(String s) {
     return s.getBytes(StandardCharsets.ISO_8859_1);

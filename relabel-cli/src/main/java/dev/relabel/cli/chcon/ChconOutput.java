@@ -89,9 +89,15 @@ final class ChconOutput {
     return line.toByteArray();
   }
 
+  /**
+   * An error line, written at once after every -v line before it, as chcon's {@code error()}
+   * flushes standard output first: on one terminal or in one log ({@code 2>&1}) each failure
+   * follows its {@code changing security context of} line, not the end of the run.
+   */
   synchronized void error(byte[] message) {
     err.writeBytes(PREFIX.getBytes(io.charset()));
     line(err, message);
+    flush();
   }
 
   private synchronized void line(ByteArrayOutputStream stream, byte[] text) {

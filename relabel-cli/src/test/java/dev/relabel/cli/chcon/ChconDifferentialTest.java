@@ -1,5 +1,6 @@
 package dev.relabel.cli.chcon;
 
+import dev.relabel.cli.Cli;
 import dev.relabel.cli.Trees;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -271,6 +272,31 @@ class ChconDifferentialTest {
         + ", chcon's " + theirs.get(Math.min(first, theirs.size() - 1)) + ", ours "
         + ours.get(Math.min(first, ours.size() - 1)));
     assertEquals(theirs.size(), ours.size());
+  }
+
+  /**
+   * With standard output and error in one stream (a terminal, {@code 2>&1} to a log), each error
+   * comes where chcon prints it, right after its entry's -v line (chcon flushes standard output
+   * before each error), not after the run's -v lines as relabel first printed them (seen on the
+   * SELinux VM: an unprivileged user's failures).
+   */
+  @Test
+  void errorsComeAmongTheVerboseLinesWhereChconPrintsThem() throws Exception {
+    Path theirs = scrambledCopy("chcon-merged");
+    Path ours = scrambledCopy("relabel-merged");
+    Run chcon = AttrTrees.run(List.of("sh", "-c", "exec \"$0\" \"$@\" 2>&1", CHCON, "-R", "-v", "-t", "etc_t",
+        theirs.toString()), base, null, UTF8);
+    Cli.Result relabel = Cli.runMerged("chcon", "-R", "-v", "-t", "etc_t", ours.toString());
+    assertEquals(1, chcon.status(), chcon::toString);
+    assertTrue(chcon.out().contains(": Operation not permitted"), "no failure among chcon's lines: " + chcon);
+    assertEquals(merged(chcon.out(), theirs), merged(relabel.outLatin1(), ours), "the lines in chcon's order");
+  }
+
+  /** Lines in order, the root's path read as ROOT and the program's name as PROG. */
+  private static List<String> merged(String text, Path root) {
+    String rootText = new String(root.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+    return text.lines().map(line -> line.replace(rootText, "ROOT").replace(CHCON + ": ", "PROG: ")
+        .replace("relabel: ", "PROG: ")).toList();
   }
 
   @Test
