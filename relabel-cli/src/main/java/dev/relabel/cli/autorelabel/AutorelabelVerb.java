@@ -97,6 +97,16 @@ public final class AutorelabelVerb extends FixfilesVerb {
     reporting.perFilesystem(progressLines);
   }
 
+  /**
+   * Not at boot: Debian's selinux-autorelabel runs fixfiles' restore, and so genhomedircon, from
+   * initrc_t; relabel runs in relabel_t, whose policy module lets it label files, not build the
+   * policy (semodule), so the users' home entries are the policy's as last built.
+   */
+  @Override
+  protected boolean runsGenhomedircon() {
+    return false;
+  }
+
   @Override
   protected int run() throws IOException, PolicyException {
     try (FilesystemProgress lines = progressLines) {

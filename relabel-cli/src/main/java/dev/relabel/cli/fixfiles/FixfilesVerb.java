@@ -11,7 +11,9 @@ import dev.relabel.cli.output.SetfilesOutput;
 import dev.relabel.cli.setfiles.PathLabeller;
 import dev.relabel.cli.setfiles.SystemPolicy;
 import dev.relabel.cli.setfiles.SignalStop;
+import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.PathBytes;
+import dev.relabel.policy.PolicyCache;
 import dev.relabel.policy.PolicyException;
 import dev.relabel.policy.PolicyLoader;
 import dev.relabel.walk.RelabelOptions;
@@ -78,6 +80,13 @@ public abstract class FixfilesVerb implements Callable<Integer> {
           + " even read (fixfiles -C diffs the two files' text instead).")
   protected Path previous;
 
+  @Option(names = "--no-genhomedircon",
+      description = "Do not run /usr/sbin/genhomedircon first. As fixfiles does, restore, check, verify and"
+          + " relabel run it (on the real root, not with -B, -N or -C) to write the policy's entries for"
+          + " the users' home directories anew, so that a user added since gets its home's labels; it"
+          + " rebuilds the policy (seconds), and keeps relabel's compiled policy in step if it was fresh.")
+  protected boolean noGenhomedircon;
+
   @Option(names = "--root", paramLabel = "ROOT",
       description = "Act on the system installed under ROOT (an image, or a test tree) instead of /: its"
           + " /etc/selinux/fixfiles_exclude_dirs, /tmp and /.autorelabel, the mounts at or below ROOT,"
@@ -98,6 +107,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
   private SignalStop signals;
   protected SetfilesOutput output;
   protected FixfilesHost host;
+  private final Genhomedircon genhomedircon = new Genhomedircon(Genhomedircon.PROGRAM);
 
   @Override
   public final Integer call() throws IOException, PolicyException {
@@ -147,6 +157,14 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     return false;
   }
 
+  /**
+   * Whether the verb runs genhomedircon before it labels the paths or the whole system, as
+   * fixfiles' {@code restore} does (on the real root, not with -B, -N or -C).
+   */
+  protected boolean runsGenhomedircon() {
+    return !noGenhomedircon;
+  }
+
   /** Whether the verb changes nothing (check and verify). */
   protected boolean dryRun() {
     return false;
@@ -189,6 +207,9 @@ public abstract class FixfilesVerb implements Callable<Integer> {
       }
       return newer(changedAfter, dryRun);
     }
+    if (previous == null && host.isRealRoot() && runsGenhomedircon()) {
+      genhomedircon();
+    }
     // -C PREVIOUS_FILE_CONTEXTS is not fixfiles' diff_filecontext (paths from the specs whose text
     // differs, then restorecon -R -i on them): the labeller compares both policies' labels for
     // each entry and skips the subtrees where none can differ (see labeller()).
@@ -196,6 +217,36 @@ public abstract class FixfilesVerb implements Callable<Integer> {
       return restoreconPaths(paths, dryRun);
     }
     return wholeSystem(option, dryRun);
+  }
+
+  /**
+   * Runs genhomedircon (where there is one), its standard output to standard error where standard
+   * output holds relabel's JSON. It writes file_contexts.homedirs anew (the same text, or a user's
+   * new entries) and semodule compiles libselinux's .bin files after it; so relabel compiles its
+   * own policy again when it was fresh before and is not after, rather than warn at every run
+   * that it is stale. Its status is ignored, as fixfiles ignores it.
+   */
+  private void genhomedircon() throws IOException {
+    Path fileContexts;
+    try {
+      fileContexts = PolicyLoader.systemFileContexts(Path.of("/"));
+    } catch (PolicyException e) {
+      fileContexts = null; // no system policy: the labeller says so
+    }
+    boolean wasFresh = fileContexts != null && PolicyCache.problem(fileContexts).isEmpty();
+    output.flush();
+    genhomedircon.runIfPresent(reporting.json() != null ? io.err() : io.out(), io.err())
+        .ifPresent(why -> output.error(SetfilesOutput.PREFIX + "warning: " + why + "\n"));
+    if (wasFresh && PolicyCache.problem(fileContexts).isPresent()) {
+      try {
+        PolicyCache.compile(fileContexts, LabelMatcher::compiledSection);
+      } catch (PolicyException e) {
+        // genhomedircon left a policy that cannot be compiled: the labeller reads it and says why
+      } catch (IOException e) {
+        output.error(SetfilesOutput.PREFIX + "warning: the compiled policy could not be written again ("
+            + e.getMessage() + "): the text is read instead\n");
+      }
+    }
   }
 
   /** -B or -N as an instant; null without them. */

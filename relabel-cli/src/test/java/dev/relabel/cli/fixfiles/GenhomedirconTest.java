@@ -1,0 +1,58 @@
+package dev.relabel.cli.fixfiles;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link Genhomedircon} running a script in genhomedircon's place. */
+class GenhomedirconTest {
+  @TempDir
+  Path dir;
+
+  private Path script(String body, String mode) throws Exception {
+    Path script = dir.resolve("genhomedircon");
+    Files.writeString(script, body);
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString(mode));
+    return script;
+  }
+
+  @Test
+  void runsItWithNothingOnItsInputPassesItsOutputOnAndIgnoresItsStatus() throws Exception {
+    Path marker = dir.resolve("ran");
+    Path program = script("#!/bin/sh\ncat\necho out\necho err >&2\ntouch " + marker + "\nexit 3\n", "rwx------");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertEquals(Optional.empty(), new Genhomedircon(program).runIfPresent(out, err));
+    assertTrue(Files.exists(marker), "it did not run");
+    assertEquals("out\n", out.toString(StandardCharsets.UTF_8));
+    assertEquals("err\n", err.toString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aMissingOrNotExecutableProgramIsNotRun() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertEquals(Optional.empty(), new Genhomedircon(dir.resolve("missing")).runIfPresent(out, out));
+    Path marker = dir.resolve("ran");
+    Path program = script("#!/bin/sh\ntouch " + marker + "\n", "rw-------");
+    assertEquals(Optional.empty(), new Genhomedircon(program).runIfPresent(out, out));
+    assertFalse(Files.exists(marker));
+    assertEquals(0, out.size());
+  }
+
+  @Test
+  void oneThatCannotBeStartedSaysWhy() throws Exception {
+    Path program = script("#!/nonexistent/interpreter\n", "rwx------");
+    Optional<String> why = new Genhomedircon(program).runIfPresent(new ByteArrayOutputStream(),
+        new ByteArrayOutputStream());
+    assertTrue(why.isPresent() && why.get().startsWith(program + ": "), why.toString());
+  }
+}
