@@ -127,26 +127,41 @@ public final class DirectoryArchiver {
     }, "relabel-tar-archiver");
     writer.setDaemon(true);
     writer.start();
-    RelabelReport report;
+    RelabelReport report = null;
+    IOException readFailure = null;
     try (InputStream in = pipe) {
       report = labeller.run(() -> in, links, out, start);
     } catch (IOException e) {
-      if (failure.get() != null) {
-        throw rethrow(failure.get());
-      }
-      throw e;
+      readFailure = e;
     } finally {
+      // The writer walks the tree through descriptors the caller closes next, and a number closed
+      // is soon another file's: it must have ended first, whatever ended the reading (the pipe is
+      // closed by now, so a write of its fails).
       writer.interrupt();
-    }
-    try {
-      writer.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      awaitEnd(writer);
     }
     if (failure.get() != null) {
-      throw rethrow(failure.get());
+      throw rethrow(failure.get()); // what the writer met explains what the reader saw
+    }
+    if (readFailure != null) {
+      throw readFailure;
     }
     return report;
+  }
+
+  /** Joins {@code thread}, however often this thread is interrupted meanwhile (the interrupt is kept). */
+  private static void awaitEnd(Thread thread) {
+    boolean interrupted = false;
+    while (thread.isAlive()) {
+      try {
+        thread.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static IOException rethrow(Throwable e) {

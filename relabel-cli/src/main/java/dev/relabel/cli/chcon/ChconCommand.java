@@ -228,10 +228,9 @@ public final class ChconCommand implements Callable<Integer> {
     }
   }
 
-  /** A refusal before any file is touched, as chcon's: its one message, status 1. */
+  /** A refusal before any file is touched, as chcon's: its one message (written at once), status 1. */
   private static int refuse(Reporting reporting, ChconOutput output, byte[] message) {
     output.error(message);
-    output.flush();
     return reporting.finish(ExitStatus.FAILURE);
   }
 
