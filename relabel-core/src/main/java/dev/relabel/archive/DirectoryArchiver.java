@@ -245,12 +245,9 @@ public final class DirectoryArchiver {
         } catch (FileSystemException e) {
           throw PathBytes.as(e, childShown);
         }
-        if (leftOut.contains(inode(attributes))) {
-          visitor.visit(new Entry(dirfd, components.get(i), child, childShown, childName, null));
-          continue;
-        }
-        visitor.visit(new Entry(dirfd, components.get(i), child, childShown, childName, attributes));
-        if (isDirectory(attributes)) {
+        boolean kept = !leftOut.contains(inode(attributes));
+        visitor.visit(new Entry(dirfd, components.get(i), child, childShown, childName, kept ? attributes : null));
+        if (kept && isDirectory(attributes)) {
           int fd = open(dirfd, components.get(i), childShown, attributes, true);
           try {
             walk(fd, childShown, childName, visitor);

@@ -261,17 +261,21 @@ class ChconDifferentialTest {
     assertEquals(0, chcon.status(), () -> chcon.err());
     assertEquals(0, relabel.status(), () -> relabel.err());
     List<String> theirs = chcon.out().lines().toList();
-    List<String> ours = relabel.out().lines().toList();
     assertEquals(136_004, theirs.size());
+    assertSameOrder(theirs, relabel.out().lines().toList(), "lines in fts's order");
+  }
+
+  /** The same lines in the same order; else where the first differs, with a few lines of each from there. */
+  private static void assertSameOrder(List<String> chcon, List<String> ours, String what) {
     int same = 0;
-    while (same < theirs.size() && same < ours.size() && theirs.get(same).equals(ours.get(same))) {
+    while (same < chcon.size() && same < ours.size() && chcon.get(same).equals(ours.get(same))) {
       same++;
     }
     int first = same;
-    assertEquals(theirs.size(), first, () -> "lines in fts's order: the first to differ is line " + first
-        + ", chcon's " + theirs.get(Math.min(first, theirs.size() - 1)) + ", ours "
-        + ours.get(Math.min(first, ours.size() - 1)));
-    assertEquals(theirs.size(), ours.size());
+    assertEquals(chcon.size(), first, () -> what + ": line " + (first + 1) + " differs: chcon's "
+        + chcon.subList(first, Math.min(first + 3, chcon.size())) + ", ours "
+        + ours.subList(Math.min(first, ours.size()), Math.min(first + 3, ours.size())));
+    assertEquals(chcon.size(), ours.size(), what + ": as many lines as chcon's");
   }
 
   /**
@@ -289,24 +293,7 @@ class ChconDifferentialTest {
     Cli.Result relabel = Cli.runMerged("chcon", "-R", "-v", "-t", "etc_t", ours.toString());
     assertEquals(1, chcon.status(), chcon::toString);
     assertTrue(chcon.out().contains(": Operation not permitted"), "no failure among chcon's lines: " + chcon);
-    List<String> expected = merged(chcon.out(), theirs);
-    List<String> actual = merged(relabel.outLatin1(), ours);
-    int same = 0;
-    while (same < expected.size() && same < actual.size() && expected.get(same).equals(actual.get(same))) {
-      same++;
-    }
-    int first = same;
-    assertEquals(expected.size(), first, () -> "the lines in chcon's order: line " + (first + 1) + " differs: chcon's "
-        + expected.subList(first, Math.min(first + 3, expected.size())) + ", ours "
-        + actual.subList(Math.min(first, actual.size()), Math.min(first + 3, actual.size())));
-    assertEquals(expected.size(), actual.size(), "as many lines as chcon's");
-  }
-
-  /** Lines in order, the root's path read as ROOT and the program's name as PROG. */
-  private static List<String> merged(String text, Path root) {
-    String rootText = new String(root.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
-    return text.lines().map(line -> line.replace(rootText, "ROOT").replace(CHCON + ": ", "PROG: ")
-        .replace("relabel: ", "PROG: ")).toList();
+    assertSameOrder(lines(chcon.out(), theirs), lines(relabel.outLatin1(), ours), "the lines in chcon's order");
   }
 
   @Test
@@ -426,6 +413,13 @@ class ChconDifferentialTest {
 
   /** The lines (one char per byte), sorted, the root's path read as ROOT and chcon's name and "relabel: " as "PROG: ". */
   static List<String> normalize(String text, Path root) {
+    List<String> lines = lines(text, root);
+    java.util.Collections.sort(lines);
+    return lines;
+  }
+
+  /** The lines (one char per byte) in order, the root's path read as ROOT and chcon's name and "relabel: " as "PROG: ". */
+  private static List<String> lines(String text, Path root) {
     String rootText = new String(root.toString().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     List<String> lines = new ArrayList<>();
     for (String line : text.split("\n")) {
@@ -440,7 +434,6 @@ class ChconDifferentialTest {
       }
       lines.add(l);
     }
-    java.util.Collections.sort(lines);
     return lines;
   }
 }
