@@ -209,6 +209,9 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     }
     if (previous == null && host.isRealRoot() && runsGenhomedircon()) {
       genhomedircon();
+      if (stopped()) {
+        return 0; // a signal cut genhomedircon short: nothing labelled, the signal's report follows
+      }
     }
     // -C PREVIOUS_FILE_CONTEXTS is not fixfiles' diff_filecontext (paths from the specs whose text
     // differs, then restorecon -R -i on them): the labeller compares both policies' labels for
@@ -237,7 +240,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     output.flush();
     genhomedircon.runIfPresent(reporting.json() != null ? io.err() : io.out(), io.err())
         .ifPresent(why -> output.error(SetfilesOutput.PREFIX + "warning: " + why + "\n"));
-    if (wasFresh && PolicyCache.problem(fileContexts).isPresent()) {
+    if (wasFresh && !stopped() && PolicyCache.problem(fileContexts).isPresent()) {
       try {
         PolicyCache.compile(fileContexts, LabelMatcher::compiledSection);
       } catch (PolicyException e) {

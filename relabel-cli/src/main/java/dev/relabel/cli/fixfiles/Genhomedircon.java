@@ -6,6 +6,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * fixfiles' {@code [ -x /usr/sbin/genhomedircon ] && /usr/sbin/genhomedircon}, which its
@@ -29,7 +30,10 @@ final class Genhomedircon {
   /**
    * Runs the program where it is executable, nothing on its standard input, its standard output
    * copied to {@code out} and its standard error to {@code err} as they come; returns when it has
-   * ended (an interrupt ends it too). Empty when it ran or is not there; why it could not be
+   * ended. An interrupt (SIGINT or SIGTERM, through SignalStop) ends the wait at once: the
+   * program is sent SIGTERM too, waited for a moment, and the interrupt is kept for the verb to
+   * stop on (libsemanage builds the policy in a sandbox and commits it by renames, so a build cut
+   * short leaves the policy as it was). Empty when it ran or is not there; why it could not be
    * started otherwise.
    */
   Optional<String> runIfPresent(OutputStream out, OutputStream err) {
@@ -43,18 +47,41 @@ final class Genhomedircon {
     } catch (IOException e) {
       return Optional.of(program + ": " + e.getMessage());
     }
-    Thread errors = new Thread(() -> copy(process.getErrorStream(), err), "relabel-genhomedircon-stderr");
-    errors.setDaemon(true);
-    errors.start();
-    copy(process.getInputStream(), out);
+    // Both pipes are read by threads of their own: a read from a pipe is not interruptible, the
+    // wait for the process is.
+    Thread output = copier(process.getInputStream(), out, "relabel-genhomedircon-stdout");
+    Thread errors = copier(process.getErrorStream(), err, "relabel-genhomedircon-stderr");
     try {
       process.waitFor();
+      output.join();
       errors.join();
     } catch (InterruptedException e) {
-      process.destroy();
+      stop(process);
       Thread.currentThread().interrupt();
     }
     return Optional.empty();
+  }
+
+  /**
+   * SIGTERM, then SIGKILL if it has not ended a second later. The pipes' threads are not waited
+   * for: a child of the program's may still hold them open.
+   */
+  private static void stop(Process process) {
+    process.destroy();
+    try {
+      if (!process.waitFor(1, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    } catch (InterruptedException again) {
+      process.destroyForcibly();
+    }
+  }
+
+  private static Thread copier(InputStream from, OutputStream to, String name) {
+    Thread thread = new Thread(() -> copy(from, to), name);
+    thread.setDaemon(true);
+    thread.start();
+    return thread;
   }
 
   /**

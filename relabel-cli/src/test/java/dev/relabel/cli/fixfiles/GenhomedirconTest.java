@@ -9,7 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -54,5 +57,41 @@ class GenhomedirconTest {
     Optional<String> why = new Genhomedircon(program).runIfPresent(new ByteArrayOutputStream(),
         new ByteArrayOutputStream());
     assertTrue(why.isPresent() && why.get().startsWith(program + ": "), why.toString());
+  }
+  @Test
+  void anInterruptStopsTheWaitAndTheProgram() throws Exception {
+    // A genhomedircon that says it started and then takes ten minutes: before the wait was
+    // interruptible, SIGTERM could not stop relabel (blocked reading the pipe) until SignalStop's
+    // watchdog halted it, and the program went on building the policy as an orphan.
+    Path pidFile = dir.resolve("pid");
+    Path program = script("#!/bin/sh\necho $$ > " + pidFile + ".new\nmv " + pidFile + ".new " + pidFile
+        + "\necho started\nexec sleep 600\n", "rwx------");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    AtomicBoolean interruptKept = new AtomicBoolean();
+    Thread runner = new Thread(() -> {
+      new Genhomedircon(program).runIfPresent(out, new ByteArrayOutputStream());
+      interruptKept.set(Thread.currentThread().isInterrupted());
+    });
+    runner.start();
+    while (!started(out)) {
+      assertTrue(runner.isAlive(), "it returned before the program said it started");
+      Thread.sleep(10);
+    }
+    long pid = Long.parseLong(Files.readString(pidFile).strip());
+    runner.interrupt();
+    runner.join(Duration.ofMinutes(2).toMillis()); // a guard against a hang, not a time bound
+    assertFalse(runner.isAlive(), "the interrupt did not end the wait");
+    assertTrue(interruptKept.get(), "the interrupt was not kept for the verb to stop on");
+    Optional<ProcessHandle> left = ProcessHandle.of(pid);
+    if (left.isPresent()) {
+      left.get().onExit().get(2, TimeUnit.MINUTES);
+    }
+    assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "the program was left running");
+  }
+
+  private static boolean started(ByteArrayOutputStream out) {
+    synchronized (out) {
+      return out.toString(StandardCharsets.UTF_8).equals("started\n");
+    }
   }
 }
