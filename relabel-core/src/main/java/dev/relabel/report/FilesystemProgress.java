@@ -6,8 +6,13 @@ import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.PathBytes;
+import dev.relabel.policy.Selinuxfs;
+import dev.relabel.policy.SmallFile;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
@@ -18,6 +23,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.ToLongFunction;
 
 /**
  * Progress of a long relabel, one filesystem (one walk) at a time: every {@code interval}, if
@@ -33,6 +39,7 @@ import java.util.function.Consumer;
  */
 public final class FilesystemProgress implements RelabelListener, AutoCloseable {
   private static final Kernel KERNEL = Kernel.linux();
+  private static final Path PROC_MOUNTS = Path.of("/proc/mounts");
 
   private final Consumer<String> console;
   private final Optional<SystemdNotifier> notifier;
@@ -163,6 +170,45 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
     } catch (NativeIoException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * libselinux's estimate of what a relabel of {@code /} counts (3.4's
+   * {@code exclude_non_seclabel_mounts}, once per process): the inodes in use on every mount that
+   * /proc/mounts marks {@code seclabel}, plus 5% "for directories and hard links", truncated; 0
+   * where SELinux is not enabled, and setfiles -p then prints counts, not percentages.
+   */
+  public static long massRelabelEstimate() {
+    if (!Selinuxfs.system().enabled()) {
+      return 0;
+    }
+    try {
+      return massRelabelEstimate(new String(SmallFile.read(PROC_MOUNTS), StandardCharsets.ISO_8859_1), point -> {
+        try {
+          return KERNEL.inodesInUse(Kernel.nul(point), point);
+        } catch (NativeIoException e) {
+          return 0; // libselinux adds nothing for a mount point statvfs fails on
+        }
+      });
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  /**
+   * The estimate from the text of /proc/mounts and each mount point's inodes in use. The mount
+   * point is passed as that file spells it, its octal escapes left in, as libselinux passes it to
+   * statvfs (which then finds no such directory: a mount point with a space in its name counts 0).
+   */
+  static long massRelabelEstimate(String procMounts, ToLongFunction<byte[]> inodesInUse) {
+    long files = 0;
+    for (String line : procMounts.split("\n")) {
+      String[] fields = line.split(" ");
+      if (fields.length >= 4 && Arrays.asList(fields[3].split(",")).contains("seclabel")) {
+        files += inodesInUse.applyAsLong(fields[1].getBytes(StandardCharsets.ISO_8859_1));
+      }
+    }
+    return (long) (files * 1.05);
   }
 
   /** Stops the thread, after a last line if entries were decided since the previous one. */

@@ -20,9 +20,11 @@ public interface RelabelListener {
   default void failed(RelabelReport.Failure failure) {}
 
   /**
-   * Progress: a worker has decided {@code entries} more entries since its last tick. Each worker
+   * Progress: a worker has found the context of {@code entries} more entries since its last tick
+   * (entries no spec labels are not counted, as setfiles -p does not count them). Each worker
    * ticks on its own every {@value Walk#TICK} entries, so the listener sums ticks (a
-   * {@code LongAdder} keeps that uncontended); the final count is the report's.
+   * {@code LongAdder} keeps that uncontended); the final count is the report's
+   * {@link RelabelReport#labelled()}.
    */
   default void progress(long entries) {}
 

@@ -43,6 +43,11 @@ public record RelabelReport(long visited, long relabeled, long unmatched, List<F
     }
   }
 
+  /** The entries the policy gives a context: those progress counts, as setfiles -p does. */
+  public long labelled() {
+    return visited - unmatched;
+  }
+
   /** Whether every entry was handled. */
   public boolean succeeded() {
     return failures.isEmpty() && !cancelled;

@@ -289,12 +289,17 @@ final class Walk {
     }
     Counters c = counters.get();
     c.visited++;
+    if (options.reportUnusedSpecs()) {
+      label.spec().ifPresent(c.usedSpecs::add);
+    }
+    if (label.kind() != Label.Kind.CONTEXT) {
+      c.unmatched++;
+      return;
+    }
+    // Progress counts what setfiles -p counts: the entries the policy gives a context.
     if (++c.sinceTick == TICK) {
       c.sinceTick = 0;
       listener.progress(TICK);
-    }
-    if (options.reportUnusedSpecs()) {
-      label.spec().ifPresent(c.usedSpecs::add);
     }
     if (diff != null) {
       String key = key(path);
@@ -302,10 +307,6 @@ final class Walk {
         // The update changed nothing for this entry: it is neither read nor written.
         return;
       }
-    }
-    if (label.kind() != Label.Kind.CONTEXT) {
-      c.unmatched++;
-      return;
     }
     // The context itself, without an Optional per entry (C1 does not eliminate it).
     String specified = label.display();

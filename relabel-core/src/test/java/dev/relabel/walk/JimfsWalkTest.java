@@ -237,6 +237,32 @@ class JimfsWalkTest {
   }
 
   @Test
+  void progressCountsTheEntriesThePolicyGivesAContextAsSetfilesDashPDoes() throws IOException {
+    // setfiles -p counts an entry once its lookup found a context; the entries under
+    // /tree/none (<<none>>) are walked, not counted.
+    for (String dir : List.of("/tree/none", "/tree/etc")) {
+      Files.createDirectories(fs.getPath(dir));
+    }
+    for (int i = 0; i < 3000; i++) {
+      Files.createFile(fs.getPath("/tree/none/f" + i));
+    }
+    for (int i = 0; i < 1100; i++) {
+      Files.createFile(fs.getPath("/tree/etc/f" + i));
+    }
+    AtomicInteger ticked = new AtomicInteger();
+    RecordingListener listener = new RecordingListener() {
+      @Override
+      public void progress(long entries) {
+        ticked.addAndGet((int) entries);
+      }
+    };
+    RelabelReport report = run(RelabelOptions.defaults().withDryRun(true), listener, "/tree");
+    assertEquals(4103, report.visited(), report.toString());
+    assertEquals(1102, report.labelled(), "/tree, /tree/etc and its files: " + report);
+    assertEquals(1024, ticked.get(), "one tick of 1024 among the 1,102 entries with a context");
+  }
+
+  @Test
   void theTreeRefusesToOpenSymlinksAsTheNativeOneDoes() throws IOException {
     smallTree();
     try (FileTree.Directory etc = tree.open(PathBytes.fromLatin1("/tree/etc"))) {

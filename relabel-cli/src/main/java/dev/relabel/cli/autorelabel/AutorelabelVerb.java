@@ -107,6 +107,12 @@ public final class AutorelabelVerb extends FixfilesVerb {
     return false;
   }
 
+  /** Its own lines per filesystem (and systemd's status) say how far it is, not setfiles' -p text. */
+  @Override
+  protected boolean setfilesTextByDefault() {
+    return false;
+  }
+
   @Override
   protected int run() throws IOException, PolicyException {
     try (FilesystemProgress lines = progressLines) {

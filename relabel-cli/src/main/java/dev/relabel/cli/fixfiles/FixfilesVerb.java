@@ -124,7 +124,8 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     }
     host = FixfilesHost.of(root, charset);
     boolean dryRun = dryRun();
-    try (Reporting reporting = Reporting.start(parent.io(), spec.name(), json, progress, verbose(), dryRun);
+    try (Reporting reporting = Reporting.start(parent.io(), spec.name(), json,
+        progress.forFixfiles(setfilesTextByDefault()), verbose(), dryRun);
         SignalStop signals = SignalStop.install(Thread.currentThread())) {
       this.reporting = reporting;
       this.signals = signals;
@@ -163,6 +164,14 @@ public abstract class FixfilesVerb implements Callable<Integer> {
    */
   protected boolean runsGenhomedircon() {
     return !noGenhomedircon;
+  }
+
+  /**
+   * Whether setfiles' -p text is printed off a terminal without -p: fixfiles passes -p to its
+   * restorecon and setfiles unless it is given -v (check and verify always pass -v).
+   */
+  protected boolean setfilesTextByDefault() {
+    return !verbose();
   }
 
   /** Whether the verb changes nothing (check and verify). */
@@ -296,7 +305,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
         PathLabeller.Mode.RESTORECON, alternateRoot(), excluded, false);
     for (String path : paths) {
       logExcluded(excluded);
-      labeller.label(path);
+      labelAsOneRun(labeller, List.of(path)); // fixfiles runs restorecon once per path
     }
     return status();
   }
@@ -318,7 +327,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     PathLabeller labeller = labeller(options,
         PathLabeller.Mode.RESTORECON, alternateRoot(), List.of(), false);
     for (String mount : mounts.readWrite()) {
-      labeller.label(mount);
+      labelAsOneRun(labeller, List.of(mount)); // one find | restorecon per filesystem
     }
     return status();
   }
@@ -340,10 +349,21 @@ public abstract class FixfilesVerb implements Callable<Integer> {
         .withRecurse(true);
     PathLabeller labeller = labeller(options,
         PathLabeller.Mode.SETFILES, alternateRoot(), excluded, false);
-    for (String mount : mounts.readWrite()) {
-      labeller.label(mount);
-    }
+    labelAsOneRun(labeller, mounts.readWrite()); // one setfiles over all of them
     return status();
+  }
+
+  /**
+   * Labels {@code roots} where fixfiles would run one restorecon or setfiles process on them: its
+   * progress text ends after them, and the lines printed before come before it.
+   */
+  private void labelAsOneRun(PathLabeller labeller, List<String> roots) {
+    output.flush();
+    for (String root : roots) {
+      labeller.label(root);
+    }
+    output.flush();
+    reporting.endSetfilesRun();
   }
 
   /**

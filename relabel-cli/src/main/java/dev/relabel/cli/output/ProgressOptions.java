@@ -1,6 +1,7 @@
 package dev.relabel.cli.output;
 
 import dev.relabel.cli.common.Io;
+import dev.relabel.report.FilesystemProgress;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,6 +24,45 @@ public final class ProgressOptions {
           + " bar and no -p text. Default: a bar when standard error is a terminal.")
   private Boolean forced;
 
+  /** A fixfiles verb's ({@link #forFixfiles}). */
+  private boolean fixfiles;
+  private boolean setfilesTextByDefault;
+  /** Whether the mount table may be read for the percentages of a relabel of / (not with -m). */
+  private boolean readsMounts = true;
+
+  /**
+   * These options for a fixfiles verb, whose setfiles text is that of the restorecon and setfiles
+   * runs fixfiles makes ({@link ProgressReporter#endSetfilesRun} ends each), printed off a terminal
+   * with {@code textByDefault} even without -p (not with --no-progress): fixfiles passes -p to its
+   * tools unless it is given -v. The bar is drawn where these options would draw it.
+   */
+  public ProgressOptions forFixfiles(boolean textByDefault) {
+    ProgressOptions options = copy();
+    options.fixfiles = true;
+    options.setfilesTextByDefault = textByDefault;
+    return options;
+  }
+
+  /**
+   * These options for setfiles' or restorecon's -m: libselinux then does not read the mount
+   * table, so it has no estimate and prints the count of a relabel of / in thousands, not percent.
+   */
+  public ProgressOptions withoutMountTable() {
+    ProgressOptions options = copy();
+    options.readsMounts = false;
+    return options;
+  }
+
+  private ProgressOptions copy() {
+    ProgressOptions options = new ProgressOptions();
+    options.setfilesProgress = setfilesProgress;
+    options.forced = forced;
+    options.fixfiles = fixfiles;
+    options.setfilesTextByDefault = setfilesTextByDefault;
+    options.readsMounts = readsMounts;
+    return options;
+  }
+
   /** Whether {@code -p} was given (setfiles and restorecon refuse it with {@code -v}). */
   public boolean setfilesFlag() {
     return setfilesProgress;
@@ -40,10 +80,11 @@ public final class ProgressOptions {
     boolean stdoutTerminal = StatusLine.isTerminal(io.out(), 1);
     boolean stderrTerminal = StatusLine.isTerminal(io.err(), 2);
     boolean bar = Boolean.TRUE.equals(forced) || stderrTerminal || (setfilesProgress && stdoutTerminal);
-    boolean text = setfilesProgress && !stdoutTerminal;
+    boolean text = (setfilesProgress || setfilesTextByDefault) && !stdoutTerminal;
     if (!bar && !text) {
       return ProgressReporter.NONE;
     }
-    return new ProgressReporter(io, task, bar, text ? (json ? io.err() : io.out()) : null, stdoutTerminal);
+    return new ProgressReporter(io, task, bar, text ? (json ? io.err() : io.out()) : null, stdoutTerminal, fixfiles,
+        readsMounts ? FilesystemProgress::massRelabelEstimate : () -> 0);
   }
 }

@@ -5,9 +5,7 @@ import dev.relabel.cli.common.Io;
 import dev.relabel.report.FilesystemProgress;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.report.RelabelReport;
-import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.text.DecimalFormat;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
@@ -17,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -24,13 +23,15 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * Progress of a command's walks, as a listener the engine feeds: a live bar (me.tongfei's
- * progressbar) on the terminal, and/or setfiles' {@code -p} text for scripts.
+ * progressbar) on the terminal, and/or setfiles' {@code -p} text for scripts
+ * ({@link SetfilesProgressText}, with libselinux's own estimate). Both count what setfiles -p
+ * counts: the entries the policy gives a context.
  *
  * <p>Workers only add to a {@link LongAdder} (the engine ticks once per 1024 entries per worker,
  * so they never wait on each other); one scheduled thread reads the sum and updates the display.
  *
- * <p>The total is estimated as libselinux estimates a mass relabel: the inodes in use
- * ({@code f_files - f_ffree} of statfs) on each filesystem walked, once per filesystem. That
+ * <p>The bar's total is estimated from the inodes in use ({@code f_files - f_ffree} of statfs) on
+ * each filesystem walked, once per filesystem (libselinux sums every seclabel filesystem). That
  * counts a whole filesystem, so it is used only when every root walked is the root of its
  * filesystem ({@code /} or a mount point); below one, the bar shows entries and rate without a
  * percentage or ETA. Hard links are counted once per name by the walk and once by statfs, so
@@ -45,23 +46,18 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
   public static final ProgressReporter NONE = new ProgressReporter();
 
   private static final int REFRESH_MILLIS = 100;
-  /** setfiles' STAR_COUNT: one progress line per this many entries. */
-  private static final int STAR_COUNT = 1024;
 
   private final LongAdder done = new LongAdder();
   private final Io io;
   private final StatusLine line;
   private final ProgressBar bar;
-  private final OutputStream text;
+  private final SetfilesProgressText text;
   private final ScheduledExecutorService refresher;
   private final Set<Long> devicesCounted = new HashSet<>();
   /** Entries of the walks already completed, as their reports count them. */
   private long settled;
   private volatile long total;
   private volatile boolean totalKnown = true;
-  private volatile boolean massRelabel;
-  /** setfiles text: the last multiple of {@value #STAR_COUNT} printed, in units of it. */
-  private long printedStars;
   private boolean finished;
 
   private ProgressReporter() {
@@ -77,10 +73,15 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
    * @param setfilesText where to print setfiles' -p text (standard output), or null
    * @param stdoutTerminal whether standard output shares the bar's terminal (then it too must
    *     erase the bar before it writes)
+   * @param fixfilesRuns whether the setfiles text's runs begin with a walk and end at
+   *     {@link #endSetfilesRun}, as the restorecon and setfiles runs of fixfiles, rather than
+   *     one run from the start to {@link #finish}, as setfiles
+   * @param massRelabelEstimate the setfiles text's estimate of a relabel of / (0: none)
    */
-  ProgressReporter(Io io, String task, boolean bar, OutputStream setfilesText, boolean stdoutTerminal) {
+  ProgressReporter(Io io, String task, boolean bar, OutputStream setfilesText, boolean stdoutTerminal,
+      boolean fixfilesRuns, LongSupplier massRelabelEstimate) {
     this.line = bar ? new StatusLine(io.err(), io.charset()) : null;
-    this.text = setfilesText;
+    this.text = setfilesText == null ? null : new SetfilesProgressText(setfilesText, !fixfilesRuns, massRelabelEstimate);
     this.io = line == null ? io
         : io.withOutput(stdoutTerminal ? line.guard(io.out()) : io.out(), line.guard(io.err()));
     this.bar = bar ? newBar(task, line, PathBytes.isUtf8(io.charset())) : null;
@@ -123,8 +124,10 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
     if (this == NONE) {
       return;
     }
-    massRelabel |= root.length == 1 && root[0] == '/';
     Optional<FilesystemProgress.MountRoot> mount = FilesystemProgress.mountRoot(root);
+    if (text != null) {
+      text.expect(root);
+    }
     if (mount.isEmpty()) {
       totalKnown = false; // not a filesystem's root, or the walk reports the error: no percentage
     } else if (addDevice(mount.get().device())) {
@@ -143,8 +146,19 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
     }
     synchronized (this) {
       long ticked = done.sum() - settled;
-      done.add(report.visited() - ticked);
-      settled += report.visited();
+      done.add(report.labelled() - ticked);
+      settled += report.labelled();
+    }
+  }
+
+  /**
+   * The setfiles or restorecon run whose -p text this shows ends here (after its walks'
+   * {@link #completed}): its last lines are printed and the next walk's text counts from zero, as
+   * a new process's would. fixfiles runs restorecon once per path it is given. The bar goes on.
+   */
+  public void endSetfilesRun() {
+    if (text != null) {
+      text.end(done.sum());
     }
   }
 
@@ -175,9 +189,8 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
       // a no-op on an ended line) and keeps the next output off the bar's line.
       line.end();
     }
-    if (text != null) {
-      printStars(count);
-      print(massRelabel ? "\r/ 100.0%\n\n" : "\n");
+    if (text != null && text.open()) {
+      text.end(count);
     }
   }
 
@@ -195,35 +208,7 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
       bar.refresh();
     }
     if (text != null) {
-      printStars(count);
-    }
-  }
-
-  /** setfiles' lines for every multiple of 1024 entries passed since the last call. */
-  private synchronized void printStars(long count) {
-    StringBuilder lines = new StringBuilder();
-    for (long star = printedStars + 1; star <= count / STAR_COUNT; star++) {
-      long entries = star * STAR_COUNT;
-      if (massRelabel && totalKnown && total > 0) {
-        double percent = entries < total ? 100.0 * entries / total : 100;
-        lines.append(String.format(java.util.Locale.ROOT, "\r%-.1f%%", percent));
-      } else {
-        lines.append('\r').append(star).append('k');
-      }
-    }
-    printedStars = Math.max(printedStars, count / STAR_COUNT);
-    print(lines.toString());
-  }
-
-  private void print(String s) {
-    if (s.isEmpty()) {
-      return;
-    }
-    try {
-      text.write(s.getBytes(StandardCharsets.US_ASCII));
-      text.flush();
-    } catch (IOException e) {
-      // setfiles goes on when its standard output is closed, and so does this
+      text.update(count);
     }
   }
 

@@ -97,6 +97,11 @@ public final class Reporting implements AutoCloseable {
     }
   }
 
+  /** Where a setfiles or restorecon run would end, for its -p text ({@link ProgressReporter#endSetfilesRun}). */
+  public void endSetfilesRun() {
+    progress.endSetfilesRun();
+  }
+
   /** After a walk. */
   public void completed(RelabelReport report) {
     progress.completed(report);

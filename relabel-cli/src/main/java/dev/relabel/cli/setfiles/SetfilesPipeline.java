@@ -114,7 +114,9 @@ public final class SetfilesPipeline {
 
   /** The whole run: reporting, signals, the checks, the walk, and setfiles' exit status. */
   public int run(Io parentIo, JsonOption json, ProgressOptions progress) throws IOException, PolicyException {
-    try (Reporting reporting = Reporting.start(parentIo, name, json, progress, verbose, dryRun)) {
+    // -m: libselinux reads no mount table, and has no estimate for -p's percentages either
+    ProgressOptions shown = engine.checkSeclabel() ? progress : progress.withoutMountTable();
+    try (Reporting reporting = Reporting.start(parentIo, name, json, shown, verbose, dryRun)) {
       SetfilesOutput output = new SetfilesOutput(reporting.io(), reporting.io().charset(), verbose);
       int status;
       try (SignalStop signals = SignalStop.install(Thread.currentThread())) {

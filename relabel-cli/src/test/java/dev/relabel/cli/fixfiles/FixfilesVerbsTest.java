@@ -110,10 +110,12 @@ class FixfilesVerbsTest {
     assertEquals(check.outLines().size(), verify.outLines().size(), "verify is check under another name");
 
     Run restore = relabel("restore", "--root", ours.toString());
-    Run setfilesRestore = setfiles(reference);
+    Run setfilesRestore = setfiles(reference, "-p");
     assertEquals(setfilesRestore.status(), restore.status(), restore::toString);
-    assertEquals(List.of("skipping the directory " + ours + "/opt/app", "Relabeling " + ours),
-        restore.out().lines().toList(), "without -v only fixfiles' own lines");
+    assertEquals("skipping the directory " + ours + "/opt/app\nRelabeling " + ours + "\n" + setfilesRestore.out(),
+        restore.out(), "without -v: fixfiles' own lines, then what setfiles -p prints off a terminal, as fixfiles runs it");
+    Run quiet = relabel("restore", "--no-progress", "--root", ours.toString());
+    assertEquals("skipping the directory " + ours + "/opt/app\nRelabeling " + ours + "\n", quiet.out(), quiet::toString);
     assertEquals(AttrTrees.labels(reference, scratch), AttrTrees.labels(ours, scratch));
     assertEquals(before.get("opt/app/bin/run"), AttrTrees.labels(ours, scratch).get("opt/app/bin/run"),
         "fixfiles_exclude_dirs are skipped");
@@ -183,6 +185,33 @@ class FixfilesVerbsTest {
     assertEquals(255, missing.status(), missing::toString);
     assertTrue(missing.err().contains("lstat(" + ours + "/missing) failed: No such file or directory"),
         missing::toString);
+  }
+
+  @Test
+  void withoutMinusVEachPathGetsTheProgressTextOfARestoreconOfItsOwn() throws Exception {
+    // fixfiles passes -p to restorecon unless given -v, and runs one restorecon per path: off a
+    // terminal each prints its own "\r1k..." count from zero and its own last newline.
+    Path ours = copy("ours");
+    for (String dir : List.of("srv/many-a", "srv/many-b")) {
+      Path many = Files.createDirectories(ours.resolve(dir));
+      for (int i = 0; i < 1500; i++) {
+        Files.createFile(many.resolve("f" + i));
+      }
+    }
+    StringBuilder expected = new StringBuilder();
+    for (String dir : List.of("srv/many-a", "srv/many-b")) {
+      Run setfiles = AttrTrees.run(List.of(AttrTrees.SETFILES.toString(), "-p", "-n", "-r", ours.toString(),
+          Oracles.DEBIAN_FILE_CONTEXTS.toString(), ours + "/" + dir), scratch);
+      assertEquals(0, setfiles.status(), setfiles::toString);
+      assertEquals("\r1k\n", setfiles.out(), "the reference's text");
+      expected.append("skipping the directory " + ours + "/opt/app\n").append(setfiles.out());
+    }
+    Run restore = relabel("restore", "--root", ours.toString(), ours + "/srv/many-a", ours + "/srv/many-b");
+    assertEquals(0, restore.status(), restore::toString);
+    assertEquals(expected.toString(), restore.out(), restore::toString);
+    Run verbose = relabel("restore", "-v", "--root", ours.toString(), ours + "/srv/many-a", ours + "/srv/many-b");
+    assertEquals(("skipping the directory " + ours + "/opt/app\n").repeat(2), verbose.out(),
+        "with -v (nothing left to change) no progress text, as fixfiles passes -v instead");
   }
 
   @Test

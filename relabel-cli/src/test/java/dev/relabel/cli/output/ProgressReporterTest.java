@@ -27,7 +27,7 @@ class ProgressReporterTest {
 
   private ProgressReporter bar() {
     Io io = new Io(InputStream.nullInputStream(), new ByteArrayOutputStream(), err, StandardCharsets.UTF_8);
-    return new ProgressReporter(io, "walk", true, null, false);
+    return new ProgressReporter(io, "walk", true, null, false, false, () -> 0);
   }
 
   private String lastDraw() {
