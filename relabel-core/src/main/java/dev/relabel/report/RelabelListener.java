@@ -16,6 +16,15 @@ public interface RelabelListener {
    */
   default void matched(byte[] path, String context) {}
 
+  /**
+   * With {@code RelabelOptions.withChangedAfter}: an entry modified since then that no spec labels
+   * (or labels {@code <<none>>}). fixfiles hands each such entry to restorecon as a path of its
+   * own, and restorecon says "Warning no default label for KEY" of a path it is given.
+   *
+   * @param key the path the policy was asked about (below the alternate root, if any)
+   */
+  default void noDefaultLabel(byte[] key) {}
+
   /** An entry could not be handled; the walk goes on. */
   default void failed(RelabelReport.Failure failure) {}
 

@@ -294,6 +294,10 @@ final class Walk {
     }
     if (label.kind() != Label.Kind.CONTEXT) {
       c.unmatched++;
+      if (onlyChanged) {
+        String key = key(path);
+        listener.noDefaultLabel(key == null ? path : PathBytes.fromLatin1(key));
+      }
       return;
     }
     // Progress counts what setfiles -p counts: the entries the policy gives a context.

@@ -66,12 +66,13 @@ public abstract class FixfilesVerb implements Callable<Integer> {
   @Mixin
   protected ThreadsOption threads;
 
-  @Option(names = "-B", description = "Only the entries modified since the system booted (/proc/stat's btime).")
+  @Option(names = "-B", description = "Only the entries modified since the start of the day the system booted"
+      + " (/proc/stat's btime), as fixfiles selects them.")
   protected boolean sinceBoot;
 
   @Option(names = "-N", paramLabel = "TIME",
-      description = "Only the entries modified since TIME: 'YYYY-MM-DD HH:MM', 'YYYY-MM-DD HH:MM:SS' or"
-          + " 'YYYY-MM-DD' (local time).")
+      description = "Only the entries modified since the start of TIME's day, as fixfiles selects them (it"
+          + " passes find only the date): 'YYYY-MM-DD HH:MM', 'YYYY-MM-DD HH:MM:SS' or 'YYYY-MM-DD' (local time).")
   protected String since;
 
   @Option(names = "-C", paramLabel = "PREVIOUS_FILE_CONTEXTS",
@@ -261,10 +262,17 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     }
   }
 
-  /** -B or -N as an instant; null without them. */
+  /**
+   * -B or -N as the instant after which an entry's mtime selects it; null without them. As
+   * fixfiles selects: -B from the start of the day the system booted (fixfiles keeps only the date
+   * of {@code who -b}), -N from the start of TIME's date (fixfiles passes its TIME unquoted, so
+   * find -newermt gets the date and the time is lost as a stray argument). The time is still
+   * checked. Selecting from the day's start labels more entries than the time would, never fewer.
+   */
   protected Instant changedAfter() throws IOException {
+    ZoneId zone = ZoneId.systemDefault();
     if (sinceBoot) {
-      return FixfilesHost.bootTime();
+      return LocalDate.ofInstant(FixfilesHost.bootTime(), zone).atStartOfDay(zone).toInstant();
     }
     if (since == null) {
       return null;
@@ -272,10 +280,9 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     try {
       String text = since.strip();
       if (text.length() == "YYYY-MM-DD".length()) {
-        return LocalDate.parse(text).atStartOfDay(ZoneId.systemDefault()).toInstant();
+        return LocalDate.parse(text).atStartOfDay(zone).toInstant();
       }
-      String iso = text.replace(' ', 'T');
-      return LocalDateTime.parse(iso).atZone(ZoneId.systemDefault()).toInstant();
+      return LocalDateTime.parse(text.replace(' ', 'T')).toLocalDate().atStartOfDay(zone).toInstant();
     } catch (DateTimeParseException e) {
       throw usage("invalid time for -N: '" + since + "' (expected 'YYYY-MM-DD HH:MM')");
     }

@@ -142,6 +142,13 @@ public final class Reporting implements AutoCloseable {
     }
 
     @Override
+    public void noDefaultLabel(byte[] key) {
+      for (RelabelListener listener : all) {
+        listener.noDefaultLabel(key);
+      }
+    }
+
+    @Override
     public void failed(RelabelReport.Failure failure) {
       for (RelabelListener listener : all) {
         listener.failed(failure);

@@ -152,6 +152,12 @@ public final class SetfilesOutput implements RelabelListener {
     info(concat("Skipping restorecon on directory(", shown(path), ")\n"));
   }
 
+  /** restorecon's, for a path it is given that no spec labels: always, on standard output. */
+  @Override
+  public void noDefaultLabel(byte[] key) {
+    info(concat("Warning no default label for ", key, "\n"));
+  }
+
   /** With -v, on standard output, the path's own bytes. */
   @Override
   public void keptCustomized(byte[] path, String context) {

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -235,13 +236,35 @@ class FixfilesVerbsTest {
     assertEquals(List.of("usr/bin/tool"), changed, run::toString);
     assertEquals("system_u:object_r:bin_t:s0", AttrTrees.label(recent, scratch));
 
-    // -B: since boot; a file written now is newer, the 2001 ones are not.
+    // As fixfiles, -N selects from the start of its date: its TIME reaches find -newermt unquoted,
+    // the date alone (the VM tests compare with fixfiles). The file of 12:00 UTC that day is newer.
+    AttrTrees.setLabel(recent, "system_u:object_r:tmp_t:s0", scratch);
+    String later = LocalDate.ofInstant(Instant.parse("2015-06-01T12:00:00Z"), ZoneId.systemDefault()) + " 23:59";
+    Run sameDay = relabel("check", "-N", later, "--root", ours.toString());
+    assertEquals(List.of("Would relabel " + recent + " from system_u:object_r:tmp_t:s0 to system_u:object_r:bin_t:s0"),
+        sameDay.out().lines().toList(), sameDay::toString);
+    AttrTrees.setLabel(recent, "system_u:object_r:bin_t:s0", scratch);
+
+    // -B: since the start of the day the system booted; a file written now is newer, the 2001 ones are not.
     Path now = Files.writeString(ours.resolve("etc/written-now"), "");
     Files.setLastModifiedTime(ours.resolve("etc"), old); // writing touched its directory
     AttrTrees.setLabel(now, "system_u:object_r:tmp_t:s0", scratch);
     Run boot = relabel("check", "-B", "--root", ours.toString());
     assertEquals(List.of("Would relabel " + now + " from system_u:object_r:tmp_t:s0 to system_u:object_r:etc_t:s0"),
         boot.out().lines().toList(), boot::toString);
+
+    // fixfiles hands restorecon each selected entry as a path: one no spec labels (/tmp/.* is
+    // <<none>>) gets restorecon's warning for a path it is given; an older one nothing.
+    Files.createDirectories(ours.resolve("tmp"));
+    Path unlabelled = Files.writeString(ours.resolve("tmp/new"), "");
+    Files.writeString(ours.resolve("tmp/old"), "");
+    Files.setLastModifiedTime(ours.resolve("tmp/old"), old);
+    Files.setLastModifiedTime(ours.resolve("tmp"), old);
+    Files.setLastModifiedTime(ours.resolve("etc/written-now"), old);
+    Run none = relabel("restore", "-N", "2010-01-01", "--root", ours.toString());
+    assertEquals(0, none.status(), none::toString);
+    assertEquals("Warning no default label for /tmp/new\n\n", none.out(), none::toString); // then -p's newline
+    assertTrue(Files.exists(unlabelled));
   }
 
   @ParameterizedTest
