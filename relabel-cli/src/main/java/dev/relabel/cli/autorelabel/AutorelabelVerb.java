@@ -107,6 +107,16 @@ public final class AutorelabelVerb extends FixfilesVerb {
     return false;
   }
 
+  /**
+   * Not at boot: fixfiles' restore would remove /tmp's unlabelled sockets and FIFOs and relabel
+   * its unlabelled entries after the relabel, which relabel_t's policy module does not allow (it
+   * labels files; it deletes none).
+   */
+  @Override
+  protected boolean cleansUpTmpLabels() {
+    return false;
+  }
+
   /** Its own lines per filesystem (and systemd's status) say how far it is, not setfiles' -p text. */
   @Override
   protected boolean setfilesTextByDefault() {

@@ -344,20 +344,43 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     List<String> excluded = host.excludedDirectories();
     logExcluded(excluded);
     LabelledMounts mounts = host.mounts();
+    int status;
     if (mounts.readWrite().isEmpty()) {
       output.error(SetfilesOutput.PREFIX + "No suitable file systems found\n");
-      return ExitStatus.FAILURE;
+      status = ExitStatus.FAILURE;
+    } else {
+      logReadOnly(mounts);
+      say(option + "ing " + String.join(" ", mounts.readWrite()));
+      RelabelOptions options = options(dryRun)
+          .withExcludes(excluded.stream().map(PathBytes::path).toList())
+          .withOneFilesystem(true)
+          .withRecurse(true);
+      PathLabeller labeller = labeller(options,
+          PathLabeller.Mode.SETFILES, alternateRoot(), excluded, false);
+      labelAsOneRun(labeller, mounts.readWrite()); // one setfiles over all of them
+      status = status();
     }
-    logReadOnly(mounts);
-    say(option + "ing " + String.join(" ", mounts.readWrite()));
-    RelabelOptions options = options(dryRun)
-        .withExcludes(excluded.stream().map(PathBytes::path).toList())
-        .withOneFilesystem(true)
-        .withRecurse(true);
-    PathLabeller labeller = labeller(options,
-        PathLabeller.Mode.SETFILES, alternateRoot(), excluded, false);
-    labelAsOneRun(labeller, mounts.readWrite()); // one setfiles over all of them
-    return status();
+    // fixfiles' restore (the restore and relabel verbs: "Relabel") then cleans up /tmp's labels,
+    // whatever setfiles did; check and verify do not, nor does -C (its own path returns before).
+    if (option.equals("Relabel") && previous == null && cleansUpTmpLabels() && !stopped()) {
+      say("Cleaning up labels on /tmp");
+      output.flush();
+      tmpCleanup().afterRelabel();
+    }
+    return status;
+  }
+
+  /** The clean-up of /tmp that fixfiles' relabel and whole-system restore make, its problems reported. */
+  protected TmpCleanup tmpCleanup() {
+    return new TmpCleanup(host, problem -> output.error(SetfilesOutput.PREFIX + problem + "\n"));
+  }
+
+  /**
+   * Whether a whole-system restore (the restore and relabel verbs) cleans up /tmp's labels after
+   * it, as fixfiles' restore does.
+   */
+  protected boolean cleansUpTmpLabels() {
+    return true;
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.relabel.cli.fixfiles;
 
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.VersionProvider;
-import dev.relabel.cli.output.SetfilesOutput;
 import dev.relabel.policy.PolicyException;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -67,18 +66,11 @@ public final class RelabelVerb extends FixfilesVerb {
       String answer = new BufferedReader(new InputStreamReader(io.in(), charset)).readLine();
       full = answer != null && (answer.equals("y") || answer.equals("Y"));
     }
-    TmpCleanup cleanup = new TmpCleanup(host, problem -> output.error(SetfilesOutput.PREFIX + problem + "\n"));
     if (full) {
       say("Cleaning out /tmp");
-      cleanup.empty();
+      tmpCleanup().empty();
     }
-    int status = restore("Relabel", false, java.util.List.of());
-    if (sinceBoot) {
-      return status; // fixfiles' newer() returns before the clean-up
-    }
-    say("Cleaning up labels on /tmp");
-    output.flush();
-    cleanup.afterRelabel();
-    return status;
+    // then /tmp's labels are cleaned up, as after any whole-system restore (not with -B)
+    return restore("Relabel", false, java.util.List.of());
   }
 }

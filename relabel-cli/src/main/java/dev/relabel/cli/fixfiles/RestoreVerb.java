@@ -21,8 +21,10 @@ import picocli.CommandLine.Parameters;
       "Relabel each PATH and everything below it, as 'fixfiles restore PATH' does (restorecon -R,"
           + " skipping the directories listed in /etc/selinux/fixfiles_exclude_dirs). Without PATH:"
           + " every read-write filesystem that holds labels ('Relabeling MOUNTS', then setfiles over"
-          + " them, not crossing mount points). With -B or -N: only the entries modified since then"
-          + " (by mtime, as fixfiles' find -newermt), on every such filesystem.",
+          + " them, not crossing mount points), then /tmp's labels cleaned up as 'relabel' does it"
+          + " ('Cleaning up labels on /tmp'), as fixfiles' restore does. With -B or -N: only the"
+          + " entries modified since the start of that day (by mtime, as fixfiles' find -newermt), on"
+          + " every such filesystem.",
       "",
       "Labels use the system's policy; an entry without a label gets the whole context, and"
           + " without -F only the type of a labelled entry changes (customizable types are kept).",

@@ -94,6 +94,9 @@ class FixfilesVerbsTest {
   void checkListsWhatSetfilesWouldChangeAndRestoreLabelsAsItDoes() throws Exception {
     Path reference = copy("reference");
     Path ours = copy("ours");
+    // A session directory that fixfiles' restore (not its check) removes in its clean-up of /tmp.
+    Files.createDirectories(reference.resolve("tmp"));
+    Path session = Files.createDirectories(ours.resolve("tmp/orbit-alice"));
     Map<String, String> before = AttrTrees.labels(ours, scratch);
 
     Run check = relabel("check", "--root", ours.toString());
@@ -110,13 +113,17 @@ class FixfilesVerbsTest {
     assertTrue(verify.out().contains("\nVerifying " + ours + "\n"), verify::toString);
     assertEquals(check.outLines().size(), verify.outLines().size(), "verify is check under another name");
 
+    assertTrue(Files.isDirectory(session), "check and verify clean nothing up");
     Run restore = relabel("restore", "--root", ours.toString());
     Run setfilesRestore = setfiles(reference, "-p");
     assertEquals(setfilesRestore.status(), restore.status(), restore::toString);
-    assertEquals("skipping the directory " + ours + "/opt/app\nRelabeling " + ours + "\n" + setfilesRestore.out(),
-        restore.out(), "without -v: fixfiles' own lines, then what setfiles -p prints off a terminal, as fixfiles runs it");
+    assertEquals("skipping the directory " + ours + "/opt/app\nRelabeling " + ours + "\n" + setfilesRestore.out()
+        + "Cleaning up labels on /tmp\n", restore.out(),
+        "without -v: fixfiles' own lines, what setfiles -p prints off a terminal, as fixfiles runs it, then the clean-up");
+    assertFalse(Files.exists(session), "fixfiles' restore is its relabel without the question: /tmp is cleaned up");
     Run quiet = relabel("restore", "--no-progress", "--root", ours.toString());
-    assertEquals("skipping the directory " + ours + "/opt/app\nRelabeling " + ours + "\n", quiet.out(), quiet::toString);
+    assertEquals("skipping the directory " + ours + "/opt/app\nRelabeling " + ours + "\nCleaning up labels on /tmp\n",
+        quiet.out(), quiet::toString);
     assertEquals(AttrTrees.labels(reference, scratch), AttrTrees.labels(ours, scratch));
     assertEquals(before.get("opt/app/bin/run"), AttrTrees.labels(ours, scratch).get("opt/app/bin/run"),
         "fixfiles_exclude_dirs are skipped");
