@@ -9,13 +9,14 @@ import java.util.function.LongSupplier;
 
 /**
  * The text {@code setfiles -p} (and restorecon, setfiles under another name) prints for scripts
- * when standard output is not a terminal, for one run of it: {@code \rNk} for every 1024 entries,
- * or {@code \rP%} when {@code /} is among the roots (a mass relabel: P is the count in percent
- * of libselinux's estimate, {@link FilesystemProgress#massRelabelEstimate}, when it has one), and
- * at the run's end {@code \r/ 100.0%\n} for a mass
- * relabel, then {@code \n}. fixfiles runs one restorecon per path it is given and one setfiles
- * over all filesystems, so a verb that models it {@linkplain #end ends a run} where one of those
- * processes would have ended: the next run counts from zero.
+ * when standard output is not a terminal, for one run of it: {@code \rNk} for every 1024 entries
+ * the policy gives a context, or {@code \rP%} when {@code /} is among the roots (a mass relabel:
+ * P is the count in percent of libselinux's estimate,
+ * {@link FilesystemProgress#massRelabelEstimate}, when it has one); at the run's end
+ * {@code \r/ 100.0%\n} for a mass relabel, then {@code \n}. fixfiles runs one restorecon per
+ * path it is given and one setfiles over all filesystems, so a verb that models it
+ * {@linkplain #end ends a run} where one of those processes would have ended: the next run
+ * counts from zero.
  */
 final class SetfilesProgressText {
   /** setfiles' STAR_COUNT: one progress line per this many entries. */
