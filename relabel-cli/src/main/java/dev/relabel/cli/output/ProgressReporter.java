@@ -119,15 +119,21 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
     done.add(entries);
   }
 
-  /** Before walking {@code root} (absolute): adds its filesystem's inodes in use to the estimate. */
+  /**
+   * Before walking {@code root} (absolute): for the bar, adds its filesystem's inodes in use to the
+   * estimate (the setfiles text has libselinux's own).
+   */
   public void expect(byte[] root) {
     if (this == NONE) {
       return;
     }
-    Optional<FilesystemProgress.MountRoot> mount = FilesystemProgress.mountRoot(root);
     if (text != null) {
       text.expect(root);
     }
+    if (bar == null) {
+      return; // no bar, no estimate of its own to make (two stats and a statfs)
+    }
+    Optional<FilesystemProgress.MountRoot> mount = FilesystemProgress.mountRoot(root);
     if (mount.isEmpty()) {
       totalKnown = false; // not a filesystem's root, or the walk reports the error: no percentage
     } else if (addDevice(mount.get().device())) {
