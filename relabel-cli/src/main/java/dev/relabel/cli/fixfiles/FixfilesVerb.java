@@ -312,7 +312,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
         PathLabeller.Mode.RESTORECON, alternateRoot(), excluded, false);
     for (String path : paths) {
       logExcluded(excluded);
-      labelAsOneRun(labeller, List.of(path)); // fixfiles runs restorecon once per path
+      labelAsOneRun(labeller, List.of(path), path.equals("/")); // fixfiles runs restorecon once per path
     }
     return status();
   }
@@ -334,7 +334,8 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     PathLabeller labeller = labeller(options,
         PathLabeller.Mode.RESTORECON, alternateRoot(), List.of(), false);
     for (String mount : mounts.readWrite()) {
-      labelAsOneRun(labeller, List.of(mount)); // one find | restorecon per filesystem
+      // One find | restorecon -f - per filesystem: never a mass relabel (a list's "/" is not).
+      labelAsOneRun(labeller, List.of(mount), false);
     }
     return status();
   }
@@ -357,7 +358,8 @@ public abstract class FixfilesVerb implements Callable<Integer> {
           .withRecurse(true);
       PathLabeller labeller = labeller(options,
           PathLabeller.Mode.SETFILES, alternateRoot(), excluded, false);
-      labelAsOneRun(labeller, mounts.readWrite()); // one setfiles over all of them
+      // One setfiles over all of them, a mass relabel when / is one.
+      labelAsOneRun(labeller, mounts.readWrite(), mounts.readWrite().contains("/"));
       status = status();
     }
     // fixfiles' restore (the restore and relabel verbs: "Relabel") then cleans up /tmp's labels,
@@ -386,9 +388,13 @@ public abstract class FixfilesVerb implements Callable<Integer> {
   /**
    * Labels {@code roots} where fixfiles would run one restorecon or setfiles process on them: its
    * progress text ends after them, and the lines printed before come before it.
+   * {@code massRelabel}: whether that process makes a mass relabel (is given {@code /}).
    */
-  private void labelAsOneRun(PathLabeller labeller, List<String> roots) {
+  private void labelAsOneRun(PathLabeller labeller, List<String> roots, boolean massRelabel) {
     output.flush();
+    if (massRelabel) {
+      reporting.massRelabel();
+    }
     for (String root : roots) {
       labeller.label(root);
     }

@@ -128,7 +128,7 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
       return;
     }
     if (text != null) {
-      text.expect(root);
+      text.expect();
     }
     if (bar == null) {
       return; // no bar, no estimate of its own to make (two stats and a statfs)
@@ -154,6 +154,23 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
       long ticked = done.sum() - settled;
       done.add(report.labelled() - ticked);
       settled += report.labelled();
+    }
+  }
+
+  /** The setfiles run whose -p text this shows is a mass relabel from here on ({@link SetfilesProgressText#massRelabel}). */
+  public void massRelabel() {
+    if (text != null) {
+      text.massRelabel();
+    }
+  }
+
+  /**
+   * After the recursive walk of the path setfiles or restorecon names {@code named} (after
+   * {@link #completed}): the -p text's closing line for it in a mass relabel.
+   */
+  public void walked(byte[] named) {
+    if (text != null) {
+      text.walked(done.sum(), named);
     }
   }
 

@@ -97,6 +97,19 @@ public final class Reporting implements AutoCloseable {
     }
   }
 
+  /**
+   * setfiles' mass relabel: one of its arguments is {@code /}. Its -p text counts in percent and
+   * closes each path's walk.
+   */
+  public void massRelabel() {
+    progress.massRelabel();
+  }
+
+  /** After the recursive walk of a path, as setfiles or restorecon names it ({@link ProgressReporter#walked}). */
+  public void walked(byte[] named) {
+    progress.walked(named);
+  }
+
   /** Where a setfiles or restorecon run would end, for its -p text ({@link ProgressReporter#endSetfilesRun}). */
   public void endSetfilesRun() {
     progress.endSetfilesRun();

@@ -3,18 +3,19 @@ package dev.relabel.cli.output;
 import dev.relabel.report.FilesystemProgress;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
  * The text {@code setfiles -p} (and restorecon, setfiles under another name) prints for scripts
  * when standard output is not a terminal, for one run of it: {@code \rNk} for every 1024 entries
- * the policy gives a context, or {@code \rP%} when {@code /} is among the roots (a mass relabel:
- * P is the count in percent of libselinux's estimate,
- * {@link FilesystemProgress#massRelabelEstimate}, when it has one); at the run's end
- * {@code \r/ 100.0%\n} for a mass relabel, then {@code \n}. fixfiles runs one restorecon per
- * path it is given and one setfiles over all filesystems, so a verb that models it
+ * the policy gives a context; in a mass relabel (setfiles' name for a run given {@code /} among
+ * its arguments) {@code \rP%} instead, P the count in percent of libselinux's estimate
+ * ({@link FilesystemProgress#massRelabelEstimate}, when it has one), and {@code \rPATH 100.0%\n}
+ * after each path's recursive walk; at the run's end {@code \n}. fixfiles runs one restorecon
+ * per path it is given and one setfiles over all filesystems, so a verb that models it
  * {@linkplain #end ends a run} where one of those processes would have ended: the next run
  * counts from zero.
  */
@@ -26,7 +27,7 @@ final class SetfilesProgressText {
   private final LongSupplier massRelabelEstimate;
   // All of this run's.
   private boolean massRelabel;
-  /** The estimate, once a relabel of / has asked for it. */
+  /** The estimate, once a mass relabel has asked for it. */
   private long estimate;
   /** Entries counted before this run: its own count is the count less this. */
   private long before;
@@ -39,7 +40,7 @@ final class SetfilesProgressText {
    * @param runsFromTheStart whether a run begins with the command, as setfiles' does (it prints
    *     its last line even when no path could be walked), or only with a walk, as a fixfiles verb's
    *     (which runs no tool when it finds nothing to label)
-   * @param massRelabelEstimate what a relabel of / counts, as libselinux estimates it (0: unknown)
+   * @param massRelabelEstimate what a mass relabel counts, as libselinux estimates it (0: unknown)
    */
   SetfilesProgressText(OutputStream out, boolean runsFromTheStart, LongSupplier massRelabelEstimate) {
     this.out = out;
@@ -47,12 +48,32 @@ final class SetfilesProgressText {
     this.massRelabelEstimate = massRelabelEstimate;
   }
 
-  /** Before walking {@code root} (absolute, normalized). */
-  synchronized void expect(byte[] root) {
+  /** Before a walk. */
+  synchronized void expect() {
     started = true;
-    if (root.length == 1 && root[0] == '/' && !massRelabel) {
+  }
+
+  /**
+   * The run is a mass relabel, as setfiles' when one of its arguments is {@code /} (never with
+   * -f: setfiles 3.4 notes a line "/" only after it has set its flags).
+   */
+  synchronized void massRelabel() {
+    if (!massRelabel) {
       massRelabel = true;
       estimate = massRelabelEstimate.getAsLong();
+    }
+  }
+
+  /**
+   * A path's recursive walk ended at {@code count} (all runs'): in a mass relabel, its closing
+   * line, with the path as the tool names it ({@code named}, in the command's charset).
+   */
+  synchronized void walked(long count, byte[] named) {
+    update(count);
+    if (massRelabel) {
+      print("\r");
+      print(named);
+      print(" 100.0%\n");
     }
   }
 
@@ -63,8 +84,7 @@ final class SetfilesProgressText {
     for (long star = printedStars + 1; star <= own / STAR_COUNT; star++) {
       long entries = star * STAR_COUNT;
       if (massRelabel && estimate > 0) {
-        double percent = entries < estimate ? 100.0 * entries / estimate : 100;
-        lines.append(String.format(Locale.ROOT, "\r%.1f%%", percent)); // C's "%-.1f": no width, so no padding
+        lines.append('\r').append(percent(entries, estimate)).append('%');
       } else {
         lines.append('\r').append(star).append('k');
       }
@@ -73,10 +93,20 @@ final class SetfilesProgressText {
     print(lines.toString());
   }
 
+  /**
+   * libselinux's percentage, as it prints it: computed in double, kept in a float ({@code float
+   * pc}), printed with C's {@code "%-.1f"}, which rounds the float's exact binary value (ties to
+   * even). Java's own %.1f rounds the double's decimal form half up: 6.25 is 6.3 there, 6.2 in C.
+   */
+  static String percent(long entries, long estimate) {
+    float percent = (float) (entries < estimate ? 100.0 * entries / estimate : 100);
+    return new BigDecimal(percent).setScale(1, RoundingMode.HALF_EVEN).toPlainString();
+  }
+
   /** The run ends at {@code count} (all runs'): its last lines; the next run counts from zero. */
   synchronized void end(long count) {
     update(count);
-    print(massRelabel ? "\r/ 100.0%\n\n" : "\n");
+    print("\n");
     before = count;
     printedStars = 0;
     massRelabel = false;
@@ -90,11 +120,15 @@ final class SetfilesProgressText {
   }
 
   private void print(String s) {
-    if (s.isEmpty()) {
+    print(s.getBytes(StandardCharsets.US_ASCII));
+  }
+
+  private void print(byte[] bytes) {
+    if (bytes.length == 0) {
       return;
     }
     try {
-      out.write(s.getBytes(StandardCharsets.US_ASCII));
+      out.write(bytes);
       out.flush();
     } catch (IOException e) {
       // setfiles goes on when its standard output is closed, and so does this

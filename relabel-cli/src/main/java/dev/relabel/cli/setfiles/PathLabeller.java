@@ -159,12 +159,14 @@ public final class PathLabeller {
       } else {
         output.entryError(output.concat(SetfilesOutput.PREFIX, shown.getBytes(charset),
             " is not located in alt_rootpath " + alternateRoot + "\n"));
+        walked(named);
         return;
       }
     }
     // check_excluded: with recursion fts meets the root as a directory only; without, any root.
     boolean recurse = relabeler.options().recurse();
     if ((type == FileType.DIRECTORY || !recurse) && excludedDirectories.coversRoot(text.getBytes(charset))) {
+      walked(named);
       return;
     }
     byte[] keyBytes = key.getBytes(charset);
@@ -187,11 +189,24 @@ public final class PathLabeller {
     if (reporting != null) {
       reporting.completed(report);
     }
+    walked(named);
     if (trackUsedSpecs) {
       // Every spec the run did not list as unused decided some entry.
       Set<Spec> unused = Collections.newSetFromMap(new IdentityHashMap<>());
       unused.addAll(report.unusedSpecs());
       matcher.specsInLibselinuxOrder().stream().filter(spec -> !unused.contains(spec)).forEach(usedSpecs::add);
+    }
+  }
+
+  /**
+   * selinux_restorecon's end of a recursive walk, whatever it met on the way (an excluded root, a
+   * path outside -r's root): the -p text's line for {@code named}. Not for a path labelled alone
+   * (no -R), nor when a signal stopped the walk (setfiles ends there).
+   */
+  private void walked(String named) {
+    if (reporting != null && relabeler.options().recurse()
+        && !(stopRequested != null && stopRequested.getAsBoolean())) {
+      reporting.walked(named.getBytes(charset));
     }
   }
 

@@ -66,9 +66,9 @@ import picocli.CommandLine.Spec;
           + " from several threads, so their order may vary from run to run with -T.",
       "",
       "Progress: with -p, standard output gets setfiles' own progress text when it is not a"
-          + " terminal ('\\rNk' per 1024 entries; '\\rP%%' and '\\r/ 100.0%%' when / is given, the"
-          + " total estimated from the inodes in use on the filesystem walked, where setfiles counts"
-          + " every seclabel filesystem), then a newline; on a terminal, and by default whenever"
+          + " terminal ('\\rNk' per 1024 entries; when / is one of the PATHs, '\\rP%%' of the inodes"
+          + " in use on every seclabel filesystem and '\\rPATH 100.0%%' after each PATH), then a"
+          + " newline; on a terminal, and by default whenever"
           + " standard error is one, a live bar on standard error instead.",
       "",
       "With --json, standard output holds one JSON report (see 'relabel --help'), and the lines"

@@ -197,6 +197,11 @@ public final class SetfilesPipeline {
       }
       patterns = PathLabeller.records(list, nulSeparated ? (byte) 0 : (byte) '\n', charset);
     }
+    // setfiles' mass relabel: every path is, when one argument is "/". Not with -f: setfiles 3.4
+    // notes a line "/" only after restore_init has made its flags.
+    if (!readList && paths.contains("/")) {
+      reporting.massRelabel();
+    }
     for (String pattern : patterns) {
       if (signals.stopped()) {
         break;
