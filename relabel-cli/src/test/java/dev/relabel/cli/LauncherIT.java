@@ -267,6 +267,33 @@ class LauncherIT {
   }
 
   /**
+   * A one-file run starts neither java.util.logging (JNA's loggers are relabel's bridge) nor the
+   * JDK's lambda machinery (its first lambda costs a few milliseconds to link): together about a
+   * quarter of such a run (benchmarks/RESULTS.md, "Twelfth pass"). A run the quick path declines
+   * links lambdas (picocli's), which shows that the log would show it.
+   */
+  @Test
+  void aOneFileRunStartsNoLoggingAndLinksNoLambda() throws Exception {
+    Path tree = Files.createDirectories(dir.resolve("one/some"));
+    Path file = Files.writeString(tree.resolve("file"), "");
+    // The compiled policy, as goal 1 of issue 14 measures it: a text policy's parse links lambdas.
+    // Compiled over two seconds after the text's last change: a stamp taken sooner is racy, and a
+    // racy stamp has every run digest the text (SHA-256 links lambdas), as it should.
+    Thread.sleep(2_100);
+    Run compiled = run(launcher, Map.of(), new byte[0], "compile", "-f", policy.toString());
+    assertEquals(0, compiled.status(), compiled::toString);
+    String classes = classesLoaded(List.of("setfiles", "-n", policy.toString(), file.toString()));
+    assertTrue(classes.contains(" dev.relabel.policy.CompiledSpecs "), "the compiled policy was not read");
+    assertTrue(classes.contains(" com.sun.jna.Native "), "JNA was not started");
+    assertTrue(!classes.contains(" java.util.logging."), "java.util.logging was started");
+    assertTrue(!classes.contains(" java.lang.invoke.LambdaMetafactory "), "a lambda was linked");
+    assertTrue(!classesLoaded(List.of("restorecon", "-n", file.toString())).contains(" java.util.logging."),
+        "restorecon started java.util.logging");
+    String declined = classesLoaded(List.of("lookup", "--file-contexts", policy.toString(), "/some/path"));
+    assertTrue(declined.contains(" java.lang.invoke.LambdaMetafactory "), "the class log shows no lambda where one is linked");
+  }
+
+  /**
    * The launcher asks the JVM for transparent huge pages exactly where the kernel offers them (on
    * request or always); where it has them off, the JVM would print a warning instead.
    */

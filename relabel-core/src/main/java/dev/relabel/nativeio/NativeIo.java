@@ -154,7 +154,17 @@ final class NativeIo {
     }
   }
 
-  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+  /**
+   * A subclass, not {@code ThreadLocal.withInitial(Scratch::new)}: that was the one lambda of a
+   * one-file run, and linking a process's first lambda starts the JDK's method-handle machinery
+   * (about 4 ms of JNA's warm-up, the run's critical path; benchmarks/RESULTS.md, "Twelfth pass").
+   */
+  private static final ThreadLocal<Scratch> SCRATCH = new ThreadLocal<>() {
+    @Override
+    protected Scratch initialValue() {
+      return new Scratch();
+    }
+  };
 
   /**
    * False once openat2 answered ENOSYS (before Linux 5.6) or EPERM (a seccomp filter that does not
