@@ -310,6 +310,22 @@ class LauncherIT {
   }
 
   /**
+   * The launcher asks for one JIT compiler thread exactly where the kernel has one or two CPUs
+   * online; elsewhere the JVM's own count stands.
+   */
+  @Test
+  void oneCompilerThreadOnOneOrTwoCpus() throws Exception {
+    Path online = Path.of("/sys/devices/system/cpu/online");
+    String cpus = Files.isReadable(online) ? Files.readString(online).strip() : "";
+    boolean few = cpus.equals("0") || cpus.equals("0-1");
+    Run r = run(launcher, Map.of("RELABEL_JAVA_OPTS", "-XX:+PrintFlagsFinal"), new byte[0], "--version");
+    assertEquals(0, r.status(), r::toString);
+    assertEquals(few, r.outText().matches("(?s).*\\bCICompilerCount\\s+= 1\\s+\\{product\\} \\{command line\\}.*"),
+        "CPUs online: " + cpus + "\n" + r);
+    assertEquals("", r.err());
+  }
+
+  /**
    * The quick path's verbs map the quick path's own, smaller archive, which holds every class of
    * relabel's that such a run loads (a class missing from it would be read from the jar at every
    * start); the other verbs map the archive of every verb.

@@ -95,10 +95,13 @@ final class JvmFloor {
       flags.addAll(List.of("-Djna.boot.library.path=" + jna, "-Djna.nosys=true", "-Djna.nounpack=true"));
     }
     if (program == Program.WALK) {
-      // The launcher's heap flags, which a walk's garbage meets (a one-file run's hardly does).
+      // The launcher's heap and compiler flags, which a walk meets (a one-file run's heap hardly does).
       flags.addAll(List.of("-Xss4m", "-Xmn16m", "-Dwalk.floor.library=" + jniLibrary));
       if (hugePagesOnRequest()) {
         flags.add("-XX:+UseTransparentHugePages");
+      }
+      if (oneOrTwoCpus()) {
+        flags.add("-XX:CICompilerCount=1");
       }
     }
     // In a jar: the archive's class path may hold no directory.
@@ -134,6 +137,16 @@ final class JvmFloor {
     try {
       String setting = Files.readString(Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
       return setting.contains("[always]") || setting.contains("[madvise]");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Whether the launcher asks for one JIT compiler thread: the kernel has one or two CPUs online. */
+  private static boolean oneOrTwoCpus() {
+    try {
+      String online = Files.readString(Path.of("/sys/devices/system/cpu/online")).strip();
+      return online.equals("0") || online.equals("0-1");
     } catch (IOException e) {
       return false;
     }
