@@ -6,9 +6,9 @@
  * <p>Why: JNA's classes each hold a {@code Logger} in a static field, so the first use of JNA
  * started java.util.logging ({@code Level}'s static initialiser links the process's first lambda,
  * {@code LogManager} reads {@code logging.properties}, and the JDK looks for a {@code LoggerFinder}
- * service on the class path, opening relabel.jar's central directory): about 20 ms of a one-file
- * restorecon's 160, on its critical path, for loggers that print nothing in a normal run
- * (benchmarks/RESULTS.md, "Twelfth pass"). Here a logger is a name; a record reaches the JDK's
+ * service on the class path, opening relabel.jar's central directory): 11 ms of a one-file
+ * restorecon's 56 on a host whose JVM starts in 28 ms (20-25 ms on slower ones), on its critical
+ * path, for loggers that print nothing in a normal run (benchmarks/RESULTS.md, "Twelfth pass"). Here a logger is a name; a record reaches the JDK's
  * logging (through {@link System.Logger}, whose default backend is java.util.logging) only when
  * java.util.logging's default configuration would print it (INFO and above), or, when the user
  * configured java.util.logging ({@code java.util.logging.config.file} or {@code .class}), when that
