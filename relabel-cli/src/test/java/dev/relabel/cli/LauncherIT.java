@@ -407,6 +407,40 @@ class LauncherIT {
     assertEquals("", r.err());
   }
 
+  /**
+   * Every Java runtime installed beside the one that built relabel (at least that one) runs a
+   * walk and a one-file restorecon with nothing on standard error: Java 24 and later warn about
+   * JNA's System.load unless native access is enabled, and a runtime other than the build's
+   * ignores the class data sharing archive silently.
+   */
+  @Test
+  void everyInstalledRuntimeRunsWithoutWarnings() throws Exception {
+    List<Path> homes = new ArrayList<>();
+    homes.add(Path.of(System.getProperty("java.home")));
+    Path installed = Path.of("/usr/lib/jvm");
+    if (Files.isDirectory(installed)) {
+      try (var entries = Files.list(installed)) {
+        for (Path home : entries.sorted().toList()) {
+          if (Files.isExecutable(home.resolve("bin/java")) && !Files.isSymbolicLink(home)
+              && !home.toRealPath().equals(homes.get(0).toRealPath())) {
+            homes.add(home);
+          }
+        }
+      }
+    }
+    Path root = Files.createDirectories(dir.resolve("runtimes/some/sub"));
+    Path file = Files.writeString(root.resolve("file"), "");
+    for (Path home : homes) {
+      Map<String, String> env = Map.of("JAVA_HOME", home.toString());
+      Run walk = run(launcher, env, new byte[0], "setfiles", "-n", "-r", dir.resolve("runtimes").toString(),
+          policy.toString(), dir.resolve("runtimes/some").toString());
+      assertEquals(0, walk.status(), home + ": " + walk);
+      assertEquals("", walk.err(), home + ": " + walk);
+      Run one = run(launcher, env, new byte[0], "restorecon", "-n", file.toString());
+      assertEquals("", one.err(), home + ": " + one);
+    }
+  }
+
   @Test
   void worksThroughASymlinkWithJavaFromPath() throws Exception {
     Path link = Files.createSymbolicLink(dir.resolve("relabel-link"), launcher);
