@@ -269,8 +269,9 @@ class LauncherIT {
   /**
    * A one-file run starts neither java.util.logging (JNA's loggers are relabel's bridge) nor the
    * JDK's lambda machinery (its first lambda costs a few milliseconds to link): together about a
-   * quarter of such a run (benchmarks/RESULTS.md, "Twelfth pass"). A run the quick path declines
-   * links lambdas (picocli's), which shows that the log would show it.
+   * quarter of such a run (benchmarks/RESULTS.md, "Twelfth pass"); nor does a walk start
+   * java.util.logging. A run the quick path declines links lambdas (picocli's), which shows that
+   * the log would show it.
    */
   @Test
   void aOneFileRunStartsNoLoggingAndLinksNoLambda() throws Exception {
@@ -289,6 +290,11 @@ class LauncherIT {
     assertTrue(!classes.contains(" java.lang.invoke.LambdaMetafactory "), "a lambda was linked");
     assertTrue(!classesLoaded(List.of("restorecon", "-n", file.toString())).contains(" java.util.logging."),
         "restorecon started java.util.logging");
+    String walk = classesLoaded(List.of("setfiles", "-n", "-r", dir.resolve("one").toString(), policy.toString(),
+        tree.toString()));
+    assertTrue(walk.contains(" com.sun.jna.Native "), "the walk did not start JNA");
+    assertTrue(walk.contains(" dev.relabel.cli.julbridge.Logger "), "JNA's loggers are not the bridge's");
+    assertTrue(!walk.contains(" java.util.logging."), "the walk started java.util.logging");
     String declined = classesLoaded(List.of("lookup", "--file-contexts", policy.toString(), "/some/path"));
     assertTrue(declined.contains(" java.lang.invoke.LambdaMetafactory "), "the class log shows no lambda where one is linked");
   }

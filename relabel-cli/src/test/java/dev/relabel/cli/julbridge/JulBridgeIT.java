@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shaded relabel.jar's loggers: JNA and JLine call the bridge, never java.util.logging; every
- * member they call exists in the jar's bridge; a walk through JNA starts no java.util.logging; and a
- * record is printed exactly when java.util.logging would print it.
+ * member they call exists in the jar's bridge; and a record is printed exactly when
+ * java.util.logging would print it. (That a run through the launcher starts no java.util.logging:
+ * {@code LauncherIT}.)
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class JulBridgeIT {
@@ -113,25 +114,6 @@ class JulBridgeIT {
       }
     }
     return false;
-  }
-
-  @Test
-  void aWalkThroughJnaStartsNoJavaUtilLogging() throws Exception {
-    Path tree = Files.createDirectories(dir.resolve("tree/some"));
-    Files.writeString(tree.resolve("file"), "");
-    Path policy = Files.writeString(dir.resolve("file_contexts"), "/.*\tsystem_u:object_r:some_t:s0\n");
-    Path log = dir.resolve("classes.log");
-    ProcessBuilder builder = new ProcessBuilder(System.getProperty("relabel.launcher"), "setfiles", "-n",
-        "-r", dir.resolve("tree").toString(), policy.toString(), tree.toString());
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    builder.environment().put("RELABEL_JAVA_OPTS", "-Xlog:class+load=info:file=" + log);
-    Process process = builder.redirectErrorStream(true).start();
-    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertEquals(0, process.waitFor(), output);
-    String classes = Files.readString(log);
-    assertTrue(classes.contains(" com.sun.jna.Native "), "JNA was not started: the test shows nothing");
-    assertTrue(classes.contains(" dev.relabel.cli.julbridge.Logger "), "JNA's loggers are not the bridge's");
-    assertTrue(!classes.contains(" java.util.logging."), "java.util.logging was started");
   }
 
   @Test
