@@ -14,7 +14,7 @@ def jv(j,mode,tag,c2=False):
 cmds={
  'floor':['/tmp/ffm/check-floor','-T',T,tree],
  'jni17':jv(J17,'jni','jni17'),'jna17':jv(J17,'jna','jna17'),
- 'jni25':jv(J25,'jni','jni25'),'jna25':jv(J25,'jna','jna25'),'ffm25':jv(J25,'ffm','ffm25'),'ffm25c2':jv(J25,'ffm','ffm25c2',True),'jni25c2':jv(J25,'jni','jni25c2',True),'jna25c2':jv(J25,'jna','jna25c2',True),
+ 'jni25':jv(J25,'jni','jni25'),'jna25':jv(J25,'jna','jna25'),'ffm25':jv(J25,'ffm','ffm25'),'ffmc25':jv(J25,'ffmc','ffmc25'),'ffm25c2':jv(J25,'ffm','ffm25c2',True),'jni25c2':jv(J25,'jni','jni25c2',True),'jna25c2':jv(J25,'jna','jna25c2',True),
  'relabel':['/work/main/bin/relabel','setfiles','-T',T,'-r',tree,'/etc/selinux/default/contexts/files/file_contexts',tree],
 }
 # archives
