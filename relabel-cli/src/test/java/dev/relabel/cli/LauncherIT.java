@@ -269,12 +269,13 @@ class LauncherIT {
   /**
    * A one-file run starts neither java.util.logging (JNA's loggers are relabel's bridge) nor the
    * JDK's lambda machinery (its first lambda costs a few milliseconds to link): together about a
-   * quarter of such a run (benchmarks/RESULTS.md, "Twelfth pass"); nor does a walk start
-   * java.util.logging. A run the quick path declines links lambdas (picocli's), which shows that
-   * the log would show it.
+   * quarter of such a run (benchmarks/RESULTS.md, "Twelfth pass"), nor the worker pool and the
+   * progress counter (a file has nothing beneath it to walk, and nothing shows progress); nor does
+   * a walk start java.util.logging. A run the quick path declines links lambdas (picocli's), a walk
+   * makes the pool and -p counts, which shows that the log would show each.
    */
   @Test
-  void aOneFileRunStartsNoLoggingAndLinksNoLambda() throws Exception {
+  void aOneFileRunStartsNoLoggingNoPoolAndLinksNoLambda() throws Exception {
     Path tree = Files.createDirectories(dir.resolve("one/some"));
     Path file = Files.writeString(tree.resolve("file"), "");
     // The compiled policy, as goal 1 of issue 14 measures it: a text policy's parse links lambdas.
@@ -288,6 +289,9 @@ class LauncherIT {
     assertTrue(classes.contains(" com.sun.jna.Native "), "JNA was not started");
     assertTrue(!classes.contains(" java.util.logging."), "java.util.logging was started");
     assertTrue(!classes.contains(" java.lang.invoke.LambdaMetafactory "), "a lambda was linked");
+    // Nothing beneath a file to walk: no worker pool, and no progress counted where none is shown.
+    assertTrue(!classes.contains(" java.util.concurrent.ForkJoinPool "), "a one-file run made the worker pool");
+    assertTrue(!classes.contains(" java.util.concurrent.atomic.LongAdder "), "a one-file run counted progress");
     assertTrue(!classesLoaded(List.of("restorecon", "-n", file.toString())).contains(" java.util.logging."),
         "restorecon started java.util.logging");
     String walk = classesLoaded(List.of("setfiles", "-n", "-r", dir.resolve("one").toString(), policy.toString(),
@@ -295,6 +299,10 @@ class LauncherIT {
     assertTrue(walk.contains(" com.sun.jna.Native "), "the walk did not start JNA");
     assertTrue(walk.contains(" dev.relabel.cli.julbridge.Logger "), "JNA's loggers are not the bridge's");
     assertTrue(!walk.contains(" java.util.logging."), "the walk started java.util.logging");
+    assertTrue(walk.contains(" java.util.concurrent.ForkJoinPool "), "the class log shows no pool where a walk makes one");
+    String shown = classesLoaded(List.of("setfiles", "-p", "-n", "-r", dir.resolve("one").toString(), policy.toString(),
+        tree.toString()));
+    assertTrue(shown.contains(" java.util.concurrent.atomic.LongAdder "), "the class log shows no counter where -p counts");
     String declined = classesLoaded(List.of("lookup", "--file-contexts", policy.toString(), "/some/path"));
     assertTrue(declined.contains(" java.lang.invoke.LambdaMetafactory "), "the class log shows no lambda where one is linked");
   }

@@ -39,9 +39,11 @@ public final class Relabeler implements AutoCloseable {
   private final Exclusions excludes;
   /**
    * The workers, shared by every run: a caller that labels many roots one run each (setfiles with
-   * a long {@code -f} list) pays for starting threads once. Threads start on first use.
+   * a long {@code -f} list) pays for starting threads once. Made when a root first has something
+   * beneath it to walk ({@link #workers}), so that a run of files alone (restorecon of one path)
+   * never starts the pool's machinery; its threads start on first use. Null until then.
    */
-  private final ForkJoinPool pool;
+  private ForkJoinPool pool;
 
   public Relabeler(LabelMatcher matcher, Set<String> customizableTypes, RelabelOptions options, FileTree tree,
       RelabelListener listener) {
@@ -58,7 +60,6 @@ public final class Relabeler implements AutoCloseable {
     this.tree = tree;
     this.listener = listener;
     this.excludes = Walk.excludes(options);
-    this.pool = new ForkJoinPool(options.workerCount());
   }
 
   /**
@@ -111,11 +112,15 @@ public final class Relabeler implements AutoCloseable {
         break;
       }
       walk.beginRoot();
-      RootTask task = new RootTask(walk, pool, path);
+      RootTask task = new RootTask(walk, this, path);
       try {
         // The root entry on this thread (see RootTask); what lies beneath it in the pool.
         task.compute();
-        task.get();
+        // A root with nothing beneath it (a file) is done here, on this thread; get() would start
+        // the common pool's machinery (ForkJoinPool's class) only to return.
+        if (!task.isCompletedNormally()) {
+          task.get();
+        }
         walk.labelMultiLinked(path);
         walk.storeDigests(path);
       } catch (InterruptedException e) {
@@ -129,7 +134,10 @@ public final class Relabeler implements AutoCloseable {
         // run: stop them and wait for the pool to go quiet.
         walk.cancel();
         walk.fail(path, 0, "internal error: " + (e instanceof ExecutionException x ? x.getCause() : e));
-        pool.awaitQuiescence(1, TimeUnit.MINUTES);
+        ForkJoinPool started = startedWorkers();
+        if (started != null) {
+          started.awaitQuiescence(1, TimeUnit.MINUTES);
+        }
       }
     }
     if (interrupted) {
@@ -144,6 +152,22 @@ public final class Relabeler implements AutoCloseable {
    */
   @Override
   public void close() {
-    pool.shutdown();
+    ForkJoinPool started = startedWorkers();
+    if (started != null) {
+      started.shutdown();
+    }
+  }
+
+  /** The workers, made on the first call. */
+  synchronized ForkJoinPool workers() {
+    if (pool == null) {
+      pool = new ForkJoinPool(options.workerCount());
+    }
+    return pool;
+  }
+
+  /** The workers if a walk made them; null otherwise. */
+  private synchronized ForkJoinPool startedWorkers() {
+    return pool;
   }
 }

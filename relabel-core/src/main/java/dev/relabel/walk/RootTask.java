@@ -7,7 +7,6 @@ import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.concurrent.CountedCompleter;
-import java.util.concurrent.ForkJoinPool;
 
 /**
  * Starts the walk of one root: labels the root entry itself, then, for a directory when
@@ -23,12 +22,13 @@ final class RootTask extends CountedCompleter<Void> {
   private static final long serialVersionUID = 1L;
 
   private final transient Walk walk;
-  private final transient ForkJoinPool pool;
+  /** Whose workers walk what lies beneath the root. */
+  private final transient Relabeler relabeler;
   private final byte[] path;
 
-  RootTask(Walk walk, ForkJoinPool pool, byte[] path) {
+  RootTask(Walk walk, Relabeler relabeler, byte[] path) {
     this.walk = walk;
-    this.pool = pool;
+    this.relabeler = relabeler;
     this.path = path;
   }
 
@@ -102,7 +102,7 @@ final class RootTask extends CountedCompleter<Void> {
       if (handOver == parent) {
         parent = null;
       }
-      pool.execute(new DirectoryTask(this, walk, null, handOver, name, path, match, status.device()));
+      relabeler.workers().execute(new DirectoryTask(this, walk, null, handOver, name, path, match, status.device()));
     } catch (NativeIoException.NoSuchEntryException e) {
       if (!walk.options.ignoreMissing()) {
         walk.fail(path, e);

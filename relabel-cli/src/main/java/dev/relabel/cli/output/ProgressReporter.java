@@ -47,7 +47,8 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
 
   private static final int REFRESH_MILLIS = 100;
 
-  private final LongAdder done = new LongAdder();
+  /** The entries found so far; null in {@link #NONE}, which counts nothing (and so never starts LongAdder's machinery on a one-file run). */
+  private final LongAdder done;
   private final Io io;
   private final StatusLine line;
   private final ProgressBar bar;
@@ -61,6 +62,7 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
   private boolean finished;
 
   private ProgressReporter() {
+    done = null;
     io = null;
     line = null;
     bar = null;
@@ -80,6 +82,7 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
    */
   ProgressReporter(Io io, String task, boolean bar, OutputStream setfilesText, boolean stdoutTerminal,
       boolean fixfilesRuns, LongSupplier massRelabelEstimate) {
+    this.done = new LongAdder();
     this.line = bar ? new StatusLine(io.err(), io.charset()) : null;
     this.text = setfilesText == null ? null : new SetfilesProgressText(setfilesText, !fixfilesRuns, massRelabelEstimate);
     this.io = line == null ? io
@@ -116,7 +119,9 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
 
   @Override
   public void progress(long entries) {
-    done.add(entries);
+    if (done != null) {
+      done.add(entries);
+    }
   }
 
   /**
