@@ -47,7 +47,10 @@ public class ProgressReporter implements RelabelListener, AutoCloseable {
 
   private static final int REFRESH_MILLIS = 100;
 
-  /** The entries found so far; null in {@link #NONE}, which counts nothing (and so never starts LongAdder's machinery on a one-file run). */
+  /**
+   * The entries found so far; null in {@link #NONE}, which counts nothing, so that a one-file run
+   * never starts LongAdder's machinery.
+   */
   private final LongAdder done;
   private final Io io;
   private final StatusLine line;
