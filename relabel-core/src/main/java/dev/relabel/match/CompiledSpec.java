@@ -441,6 +441,30 @@ final class CompiledSpec {
   }
 
   /**
+   * Whether this spec matches every key that extends {@code keyPrefix} (a directory's key and '/')
+   * by a name or more, whatever the entry's type: then no spec after it in libselinux's order can
+   * win anywhere beneath that directory. Shapes answer from their head; an expression is never
+   * sure.
+   */
+  boolean matchesEveryExtensionOf(String keyPrefix) {
+    if (fileType != FileType.ANY) {
+      return false;
+    }
+    Prepared p = prepared();
+    if (p.shape == Shape.EXPRESSION || p.shape == Shape.EXACT
+        || p.separateStem != null && !keyPrefix.startsWith(p.separateStem) || !keyPrefix.startsWith(p.head)) {
+      return false;
+    }
+    // An extension's rest after the head is what keyPrefix holds past it, then a non-empty name.
+    int head = p.head.length();
+    return switch (p.shape) {
+      case ANY_REST, SOME_REST -> true;
+      case SUBTREE, SLASH_REST -> keyPrefix.length() > head && keyPrefix.charAt(head) == '/';
+      case EXACT, EXPRESSION -> throw new AssertionError();
+    };
+  }
+
+  /**
    * Whether the expression matches {@code key} or could match a longer key that starts with it:
    * libselinux's partial match ({@code PCRE2_PARTIAL_SOFT}), which decides what a directory's
    * digest covers. Unlike a lookup, no stem is compared and the key need not start with the

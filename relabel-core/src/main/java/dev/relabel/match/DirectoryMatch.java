@@ -90,6 +90,10 @@ public final class DirectoryMatch {
         forChildren[childCount] = found[k];
         progress[childCount++] = childProgress;
       }
+      if (spec.matchesEveryExtensionOf(childPrefix)) {
+        // It wins every lookup beneath that reaches it: the specs after it never can.
+        break;
+      }
     }
     return new DirectoryMatch(matcher, cleanPath, key, childPrefix,
         keptCount == found.length ? found : Arrays.copyOf(kept, keptCount), Arrays.copyOf(keptRuns, keptCount),
