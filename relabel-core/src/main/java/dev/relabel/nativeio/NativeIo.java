@@ -109,7 +109,7 @@ final class NativeIo {
    * Per-thread native buffers: each worker reuses its own, so no call allocates native memory and
    * JNA copies no Java array.
    */
-  private static final class Scratch {
+  static final class Scratch {
     /**
      * The name (an entry's, or a whole path) the *at calls are given, NUL-terminated; replaced by
      * a larger one for a longer path.
@@ -165,6 +165,24 @@ final class NativeIo {
       return new Scratch();
     }
   };
+
+  /**
+   * Whether a {@link WorkerThread} was ever made: until then the type test is skipped, so that a
+   * run without a worker pool (one file) loads no worker class. Only a hint, so not volatile: a
+   * thread that sees it late uses {@link #SCRATCH}, and a worker sees it set (Thread.start).
+   */
+  static boolean workerThreadsMade;
+
+  /** The calling thread's buffers: a {@link WorkerThread}'s own, any other thread's from {@link #SCRATCH}. */
+  private static Scratch scratch() {
+    if (workerThreadsMade && Thread.currentThread() instanceof WorkerThread worker) {
+      if (worker.scratch == null) {
+        worker.scratch = new Scratch();
+      }
+      return worker.scratch;
+    }
+    return SCRATCH.get();
+  }
 
   /**
    * False once openat2 answered ENOSYS (before Linux 5.6) or EPERM (a seccomp filter that does not
@@ -231,7 +249,7 @@ final class NativeIo {
    */
   static int openDirectory(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return Libc.openat(dirfd, nativeName(SCRATCH.get(), name), DIRECTORY_FLAGS, 0);
+      return Libc.openat(dirfd, nativeName(scratch(), name), DIRECTORY_FLAGS, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());
     }
@@ -240,7 +258,7 @@ final class NativeIo {
   /** {@link Kernel#openForReading}: O_NONBLOCK, so that a FIFO is not waited on. */
   static int openForReading(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return Libc.openat(dirfd, nativeName(SCRATCH.get(), name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
+      return Libc.openat(dirfd, nativeName(scratch(), name), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY
           | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());
@@ -255,7 +273,7 @@ final class NativeIo {
    */
   static int openSearchOnly(byte[] path) throws NativeIoException {
     try {
-      return Libc.openat(Kernel.AT_FDCWD, nativeName(SCRATCH.get(), path), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
+      return Libc.openat(Kernel.AT_FDCWD, nativeName(scratch(), path), O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());
     }
@@ -273,7 +291,7 @@ final class NativeIo {
     if (!openat2Available) {
       return -1;
     }
-    long fd = Libc.syscall(SYS_OPENAT2, dirfd, nativeName(SCRATCH.get(), name), OPEN_ON_MOUNT_ADDRESS, OPEN_HOW_SIZE);
+    long fd = Libc.syscall(SYS_OPENAT2, dirfd, nativeName(scratch(), name), OPEN_ON_MOUNT_ADDRESS, OPEN_HOW_SIZE);
     if (fd < 0) {
       int errno = Native.getLastError();
       if (errno == Errno.ENOSYS || errno == Errno.EPERM) {
@@ -287,7 +305,7 @@ final class NativeIo {
   /** {@code unlinkat(2)}: removes {@code name} under {@code dirfd}, an empty directory with {@code directory}. */
   static void remove(int dirfd, byte[] name, boolean directory, byte[] path) throws NativeIoException {
     try {
-      Libc.unlinkat(dirfd, nativeName(SCRATCH.get(), name), directory ? AT_REMOVEDIR : 0);
+      Libc.unlinkat(dirfd, nativeName(scratch(), name), directory ? AT_REMOVEDIR : 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of(directory ? "rmdir" : "unlink", path, e.getErrorCode());
     }
@@ -306,7 +324,7 @@ final class NativeIo {
 
   /** Every entry of the open directory {@code fd} but "." and "..", in the order the kernel gives. */
   static List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException {
-    Scratch scratch = SCRATCH.get();
+    Scratch scratch = scratch();
     Memory buffer = scratch.dirents;
     List<DirEntry> entries = new ArrayList<>();
     while (true) {
@@ -367,7 +385,7 @@ final class NativeIo {
    * a symlink; an empty name means {@code dirfd} itself.
    */
   static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
-    Scratch scratch = SCRATCH.get();
+    Scratch scratch = scratch();
     int flags = AT_SYMLINK_NOFOLLOW | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
     try {
       Libc.statx(dirfd, nativeName(scratch, name), flags, STATX_BASIC, scratch.statAddress);
@@ -389,7 +407,7 @@ final class NativeIo {
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */
   static long filesystemType(int fd, byte[] path) throws NativeIoException {
-    Memory buffer = SCRATCH.get().stat;
+    Memory buffer = scratch().stat;
     try {
       Libc.fstatfs(fd, buffer);
     } catch (LastErrorException e) {
@@ -420,7 +438,7 @@ final class NativeIo {
    * does not count inodes (f_files is 0 on some, btrfs included).
    */
   static long inodesInUse(byte[] path, byte[] shown) throws NativeIoException {
-    Memory buffer = SCRATCH.get().stat;
+    Memory buffer = scratch().stat;
     try {
       Libc.statfs(path, buffer);
     } catch (LastErrorException e) {
@@ -465,7 +483,7 @@ final class NativeIo {
 
   private static byte[] getAttribute(int dirfd, byte[] name, long attribute, byte[] attributeBytes, byte[] path)
       throws NativeIoException {
-    Scratch scratch = SCRATCH.get();
+    Scratch scratch = scratch();
     if (xattrAtAvailable) {
       long nameAddress = nativeName(scratch, name);
       int flags = atFlags(name);
@@ -507,7 +525,7 @@ final class NativeIo {
 
   private static void setAttribute(int dirfd, byte[] name, long attribute, byte[] attributeBytes, byte[] value,
       byte[] path) throws NativeIoException {
-    Scratch scratch = SCRATCH.get();
+    Scratch scratch = scratch();
     if (xattrAtAvailable) {
       scratch.label.write(0, value, 0, value.length);
       scratch.setArgs.setInt(8, value.length);
@@ -583,7 +601,7 @@ final class NativeIo {
 
   private static int openPath(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     try {
-      return Libc.openat(dirfd, nativeName(SCRATCH.get(), isEmptyName(name) ? new byte[] {'.', 0} : name),
+      return Libc.openat(dirfd, nativeName(scratch(), isEmptyName(name) ? new byte[] {'.', 0} : name),
           O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
     } catch (LastErrorException e) {
       throw NativeIoException.of("openat", path, e.getErrorCode());

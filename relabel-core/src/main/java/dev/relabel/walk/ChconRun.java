@@ -10,15 +10,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The state of one {@link ContextChanger} run, shared by its tasks: the options, per-worker
  * counters (merged once at the end), the cancel flag; and the one decision every entry gets,
  * {@link #change}.
  */
-final class ChconRun {
+final class ChconRun extends CountedRun<ChconRun.Counters> {
   /** One worker's counts; only its own thread writes them. */
   static final class Counters {
     long visited;
@@ -33,8 +31,6 @@ final class ChconRun {
   private final ContextEdit edit;
   /** With a whole context: the value chcon's setfilecon stores, the context and its NUL, one byte per char. */
   private final byte[] wholeStored;
-  private final Queue<Counters> allCounters = new ConcurrentLinkedQueue<>();
-  private final ThreadLocal<Counters> counters = ThreadLocal.withInitial(this::newCounters);
   private volatile boolean cancelled;
 
   /** Under -R --preserve-root, the system root's status (a directory met with its device and inode is "/"); else null. */
@@ -65,11 +61,9 @@ final class ChconRun {
         && systemRoot.inode() == status.inode();
   }
 
-
-  private Counters newCounters() {
-    Counters c = new Counters();
-    allCounters.add(c);
-    return c;
+  @Override
+  Counters emptyCounters() {
+    return new Counters();
   }
 
   boolean cancelled() {
@@ -87,7 +81,7 @@ final class ChconRun {
    * field edits, unless the result equals the label as text, as chcon decides.
    */
   void change(FileTree.Directory directory, byte[] name, byte[] path, byte[] accessName) {
-    Counters c = counters.get();
+    Counters c = counters();
     c.visited++;
     if (++c.sinceTick == Walk.TICK) {
       c.sinceTick = 0;
@@ -150,7 +144,7 @@ final class ChconRun {
 
   void problem(ChconProblem.Kind kind, byte[] path, byte[] accessName, int errno, String field, String value) {
     ChconProblem problem = new ChconProblem(kind, path, accessName, errno, field, value);
-    counters.get().failures.add(problem.failure());
+    counters().failures.add(problem.failure());
     listener.failed(problem);
   }
 
@@ -188,7 +182,7 @@ final class ChconRun {
     long visited = 0;
     long relabeled = 0;
     List<RelabelReport.Failure> failures = new ArrayList<>();
-    for (Counters c : allCounters) {
+    for (Counters c : allCounters()) {
       visited += c.visited;
       relabeled += c.relabeled;
       failures.addAll(c.failures);

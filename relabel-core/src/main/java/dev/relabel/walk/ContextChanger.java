@@ -41,7 +41,7 @@ public final class ContextChanger implements AutoCloseable {
     this.options = options;
     this.tree = tree;
     this.listener = listener;
-    this.pool = new ForkJoinPool(options.workerCount());
+    this.pool = new ForkJoinPool(options.workerCount(), WalkWorker.FACTORY, null, false);
   }
 
   /** A changer on the real filesystem. */

@@ -161,7 +161,7 @@ public final class Relabeler implements AutoCloseable {
   /** The workers, made on the first call. */
   synchronized ForkJoinPool workers() {
     if (pool == null) {
-      pool = new ForkJoinPool(options.workerCount());
+      pool = new ForkJoinPool(options.workerCount(), WalkWorker.FACTORY, null, false);
     }
     return pool;
   }

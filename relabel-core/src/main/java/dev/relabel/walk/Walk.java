@@ -18,10 +18,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The state of one run, shared by its tasks: read-only configuration, per-worker counters (merged
@@ -29,7 +27,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * map of multiply-linked files of the current root (only entries with more than one link are ever
  * put there).
  */
-final class Walk {
+final class Walk extends CountedRun<Walk.Counters> {
   /** Entries a worker decides between two progress ticks. */
   static final int TICK = 1024;
 
@@ -72,15 +70,6 @@ final class Walk {
   private final Exclusions excludes;
   /** The alternate root's path as a one-char-per-byte string, without a trailing '/'; null when none. */
   private final String alternateRoot;
-  private final Queue<Counters> allCounters = new ConcurrentLinkedQueue<>();
-  // Classes, not lambdas, here and below: each lambda is a call site linked at the first walk of
-  // every run, about a millisecond each at a start.
-  private final ThreadLocal<Counters> counters = new ThreadLocal<>() {
-    @Override
-    protected Counters initialValue() {
-      return newCounters();
-    }
-  };
   private final ConcurrentHashMap<Inode, LinkNames> links = new ConcurrentHashMap<>();
   private volatile boolean cancelled;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
@@ -128,10 +117,9 @@ final class Walk {
     return Exclusions.ofLatin1(excluded);
   }
 
-  private Counters newCounters() {
-    Counters c = new Counters();
-    allCounters.add(c);
-    return c;
+  @Override
+  Counters emptyCounters() {
+    return new Counters();
   }
 
   boolean cancelled() {
@@ -147,7 +135,7 @@ final class Walk {
     links.clear();
     rootDigests = false;
     rootFailed = false;
-    for (Counters c : allCounters) {
+    for (Counters c : allCounters()) {
       c.digests.clear();
     }
   }
@@ -196,7 +184,7 @@ final class Walk {
       return false;
     }
     if (options.reportUnusedSpecs()) {
-      counters.get().usedSpecs.addAll(matcher.digestLookupMatches(key));
+      counters().usedSpecs.addAll(matcher.digestLookupMatches(key));
     }
     if (options.digests() == DirectoryDigests.SKIP_UNCHANGED) {
       byte[] stored;
@@ -211,7 +199,7 @@ final class Walk {
         return true;
       }
     }
-    counters.get().digests.add(new DigestStore.Pending(path, status.device(), status.inode(), wanted.get()));
+    counters().digests.add(new DigestStore.Pending(path, status.device(), status.inode(), wanted.get()));
     return false;
   }
 
@@ -225,7 +213,7 @@ final class Walk {
       return;
     }
     List<DigestStore.Pending> pending = new ArrayList<>();
-    for (Counters c : allCounters) {
+    for (Counters c : allCounters()) {
       pending.addAll(c.digests);
       c.digests.clear();
     }
@@ -287,7 +275,7 @@ final class Walk {
         return;
       }
     }
-    Counters c = counters.get();
+    Counters c = counters();
     c.visited++;
     if (options.reportUnusedSpecs()) {
       label.spec().ifPresent(c.usedSpecs::add);
@@ -420,7 +408,7 @@ final class Walk {
         listener.conflicted(other, inode.path(), inode.context());
       }
     }
-    Counters c = counters.get();
+    Counters c = counters();
     Revisit.visit(tree, root, decided, (directory, name, inode) -> apply(directory, name, inode.path(), inode.context(), c),
         this::fail);
   }
@@ -442,7 +430,7 @@ final class Walk {
   void fail(byte[] path, int errno, String message) {
     rootFailed = true;
     RelabelReport.Failure failure = new RelabelReport.Failure(path, errno, message);
-    counters.get().failures.add(failure);
+    counters().failures.add(failure);
     listener.failed(failure);
   }
 
@@ -465,7 +453,7 @@ final class Walk {
     long unmatched = 0;
     List<RelabelReport.Failure> failures = new ArrayList<>();
     Set<Spec> used = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    for (Counters c : allCounters) {
+    for (Counters c : allCounters()) {
       used.addAll(c.usedSpecs);
       visited += c.visited;
       relabeled += c.relabeled;

@@ -83,6 +83,20 @@ class ContextChangerTest {
     assertEquals(List.of(), changes);
   }
 
+  /** One changer, two runs: its workers count each run on its own (they keep counters per run). */
+  @Test
+  void oneChangerCountsEachRunOnItsOwn() throws Exception {
+    ChconOptions options = ChconOptions.builder(ContextEdit.whole(VOLUME)).recurse(true).threads(4).build();
+    long part = AttrTrees.entries(volume.resolve("d1"), dir).size();
+    long entries = AttrTrees.entries(volume, dir).size();
+    try (ContextChanger changer = ContextChanger.onDisk(options, new ChconListener() {})) {
+      RelabelReport first = changer.run(List.of(volume.resolve("d1")));
+      RelabelReport second = changer.run(List.of(volume));
+      assertEquals(List.of(part, part), List.of(first.visited(), first.relabeled()));
+      assertEquals(List.of(entries, entries - part), List.of(second.visited(), second.relabeled()));
+    }
+  }
+
   /**
    * A directory split into ranges across workers (TreeTask.ENTRIES_PER_TASK): each entry changed
    * once, and the directory itself, which chcon labels once its entries are listed, once too.

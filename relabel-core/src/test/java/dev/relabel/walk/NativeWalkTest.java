@@ -109,6 +109,31 @@ class NativeWalkTest {
     assertEquals(3, report.relabeled());
   }
 
+  /**
+   * The pool's workers keep their counters for the run they last served: a second run on the same
+   * relabeler must count only its own entries, a third (nothing left to change) none changed.
+   */
+  @Test
+  void eachRunOnOneRelabelerCountsOnlyItsOwnEntries() throws IOException {
+    LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
+    for (int d = 0; d < 6; d++) {
+      for (int f = 0; f < 40; f++) {
+        file("a/" + d + "/f" + f, OLD);
+        file("b/" + d + "/f" + f, OLD);
+      }
+      file("b/" + d + "/extra", OLD);
+    }
+    try (Relabeler relabeler = Relabeler.onDisk(matcher, RelabelOptions.defaults().withThreads(2), RelabelListener.NONE)) {
+      RelabelReport first = relabeler.run(List.of(tree.resolve("a")));
+      RelabelReport second = relabeler.run(List.of(tree.resolve("b")));
+      RelabelReport third = relabeler.run(List.of(tree.resolve("b")));
+      assertEquals(List.of(1L + 6 + 240, 1L + 6 + 240), List.of(first.visited(), first.relabeled()));
+      assertEquals(List.of(1L + 6 + 246, 1L + 6 + 246), List.of(second.visited(), second.relabeled()));
+      assertEquals(List.of(1L + 6 + 246, 0L), List.of(third.visited(), third.relabeled()));
+    }
+    assertEquals("staff_u:staff_r:etc_t:s0-s0:c1", DiskLabels.get(tree.resolve("b/5/extra")));
+  }
+
   @Test
   void changedAfterLabelsOnlyEntriesModifiedStrictlyLaterButWalksThroughOlderDirectories() throws IOException {
     LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
