@@ -176,8 +176,9 @@ public final class DirectoryMatch {
     }
     String childKey = childPrefix.concat(latin1Name);
     PrefixIndex index = matcher.index();
-    long[] runs = new long[index.maxLists()];
-    int count = below == PrefixIndex.NONE ? 0 : index.collect(below, childKey, childPrefix.length(), runs, 0);
+    // Most directories have no spec whose prefix reaches into a name: nothing to collect then.
+    long[] runs = below == PrefixIndex.NONE ? null : new long[index.maxLists()];
+    int count = runs == null ? 0 : index.collect(below, childKey, childPrefix.length(), runs, 0);
     return RankMerge.first(matcher, childCandidates, childProgress, index.ranks(), runs, count, childKey,
         childPrefix.length(), type);
   }

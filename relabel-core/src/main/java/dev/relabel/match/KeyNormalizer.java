@@ -16,18 +16,27 @@ final class KeyNormalizer {
   private final PathAlias[] dist;
   /** The last component of every alias's source: the names {@link #mayAliasChild} says yes to. */
   private final Set<String> lastComponents;
+  /**
+   * Bit n set when some alias's last component is n chars long (bit 63: 63 or longer): most names
+   * are answered by this alone, without hashing them.
+   */
+  private final long lastComponentLengths;
 
   KeyNormalizer(List<PathAlias> local, List<PathAlias> dist) {
     this.local = reversed(local);
     this.dist = reversed(dist);
     Set<String> last = new HashSet<>();
+    long lengths = 0;
     for (List<PathAlias> list : List.of(local, dist)) {
       for (PathAlias alias : list) {
         String src = alias.alias();
-        last.add(src.substring(src.lastIndexOf('/') + 1));
+        String component = src.substring(src.lastIndexOf('/') + 1);
+        last.add(component);
+        lengths |= 1L << lengthBit(component);
       }
     }
     this.lastComponents = Set.copyOf(last);
+    this.lastComponentLengths = lengths;
   }
 
   private static PathAlias[] reversed(List<PathAlias> aliases) {
@@ -116,10 +125,15 @@ final class KeyNormalizer {
   /**
    * Whether {@code name} (one path component: not empty, no '/'), as the last component of a key,
    * is the last component of some alias's source. Only then can a child's key be aliased
-   * differently from its parent directory's key. Asked for every entry a walk meets: one set
-   * lookup, where it was a scan of every alias.
+   * differently from its parent directory's key. Asked for every entry a walk meets: a length
+   * test, then for the few names of a length some alias ends with, one set lookup.
    */
   boolean mayAliasChild(String name) {
-    return !lastComponents.isEmpty() && lastComponents.contains(name);
+    return (lastComponentLengths & 1L << lengthBit(name)) != 0 && lastComponents.contains(name);
+  }
+
+  /** Which bit of {@link #lastComponentLengths} a component's length sets. */
+  private static int lengthBit(String component) {
+    return Math.min(component.length(), 63);
   }
 }

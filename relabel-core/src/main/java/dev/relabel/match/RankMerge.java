@@ -13,7 +13,8 @@ final class RankMerge {
   /**
    * The first of the candidates that admits {@code type} and matches {@code key}: those of
    * {@code first} (sorted; null for none) and those of {@code runs[0..count)}, each a
-   * {@link PrefixIndex#rankRun} of {@code ranks}. The runs are used up: their starts advance.
+   * {@link PrefixIndex#rankRun} of {@code ranks} ({@code runs} may be null when {@code count} is 0).
+   * The runs are used up: their starts advance.
    *
    * @param firstProgress with {@code first}: each one's {@link CompiledSpec#childProgress} for the
    *     directory whose child {@code key} is, its name starting at {@code nameStart}
