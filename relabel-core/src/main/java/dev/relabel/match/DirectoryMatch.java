@@ -192,10 +192,14 @@ public final class DirectoryMatch {
   public DirectoryMatch enter(String latin1Name) {
     checkName(latin1Name);
     String path = childPath(latin1Name);
-    if (matcher.normalizer().mayAliasChild(latin1Name)) {
+    String childKey = childPrefix.concat(latin1Name);
+    KeyNormalizer normalizer = matcher.normalizer();
+    // A name that ends some alias's source (lib, bin, system) mostly sits where that alias does
+    // not apply (/usr/share/perl/.../lib): only where it does is the state built anew.
+    if (normalizer.mayAliasChild(latin1Name)
+        && !(normalizer.alias(path).equals(childKey) && normalizer.aliasForChildren(path).equals(childKey))) {
       return of(matcher, path);
     }
-    String childKey = childPrefix.concat(latin1Name);
     String grandchildPrefix = childKey.concat("/");
     PrefixIndex index = matcher.index();
     long[] runs = new long[index.maxLists()];
