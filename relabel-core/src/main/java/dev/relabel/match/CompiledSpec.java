@@ -447,21 +447,17 @@ final class CompiledSpec {
    * sure.
    */
   boolean matchesEveryExtensionOf(String keyPrefix) {
-    if (fileType != FileType.ANY) {
-      return false;
-    }
     Prepared p = prepared();
-    if (p.shape == Shape.EXPRESSION || p.shape == Shape.EXACT
+    if (fileType != FileType.ANY || p.shape == Shape.EXPRESSION
         || p.separateStem != null && !keyPrefix.startsWith(p.separateStem) || !keyPrefix.startsWith(p.head)) {
       return false;
     }
-    // An extension's rest after the head is what keyPrefix holds past it, then a non-empty name.
-    int head = p.head.length();
-    return switch (p.shape) {
-      case ANY_REST, SOME_REST -> true;
-      case SUBTREE, SLASH_REST -> keyPrefix.length() > head && keyPrefix.charAt(head) == '/';
-      case EXACT, EXPRESSION -> throw new AssertionError();
-    };
+    // Past the head an extension's rest is what keyPrefix holds there, then a name: a shape that
+    // may match one extension matches them all. At the head itself the rest is the name alone,
+    // which only the tails that take any rest accept.
+    return keyPrefix.length() > p.head.length()
+        ? mayMatchExtensionOf(keyPrefix)
+        : p.shape == Shape.ANY_REST || p.shape == Shape.SOME_REST;
   }
 
   /**
