@@ -43,11 +43,14 @@ public final class DirectoryMatch {
   private final int[] childCandidates;
   /** For each of {@code childCandidates}, its {@link CompiledSpec#childProgress} here. */
   private final int[] childProgress;
+  /** For each of {@code childCandidates}, its {@link CompiledSpec#childNameHead} here, or null. */
+  private final String[] childNameHeads;
   /** The trie node at {@code childPrefix}; {@link PrefixIndex#NONE} when no spec's prefix reaches it. */
   private final int below;
 
   private DirectoryMatch(LabelMatcher matcher, String cleanPath, String key, String childPrefix,
-      int[] candidates, long[] runsFound, int[] childCandidates, int[] childProgress, int below) {
+      int[] candidates, long[] runsFound, int[] childCandidates, int[] childProgress, String[] childNameHeads,
+      int below) {
     this.matcher = matcher;
     this.cleanPath = cleanPath;
     this.key = key;
@@ -56,6 +59,7 @@ public final class DirectoryMatch {
     this.runsFound = runsFound;
     this.childCandidates = childCandidates;
     this.childProgress = childProgress;
+    this.childNameHeads = childNameHeads;
     this.below = below;
   }
 
@@ -75,11 +79,13 @@ public final class DirectoryMatch {
     long[] keptRuns = new long[found.length];
     int[] forChildren = new int[found.length];
     int[] progress = new int[found.length];
+    String[] nameHeads = new String[found.length];
     int keptCount = 0;
     int childCount = 0;
     for (int k = 0; k < found.length; k++) {
       CompiledSpec spec = matcher.spec(found[k]);
-      if (!spec.mayMatchExtensionOf(childPrefix)) {
+      CompiledSpec.Extensions extensions = spec.extensionsOf(childPrefix);
+      if (extensions == CompiledSpec.Extensions.NONE) {
         continue;
       }
       long runs = spec.runsFound(childPrefix, foundRuns[k], searchedTo);
@@ -88,16 +94,18 @@ public final class DirectoryMatch {
       int childProgress = spec.childProgress(childPrefix, runs);
       if (childProgress != CompiledSpec.NO_CHILD) {
         forChildren[childCount] = found[k];
+        nameHeads[childCount] = spec.childNameHead(childPrefix, childProgress);
         progress[childCount++] = childProgress;
       }
-      if (spec.matchesEveryExtensionOf(childPrefix)) {
+      if (extensions == CompiledSpec.Extensions.EVERY) {
         // It wins every lookup beneath that reaches it: the specs after it never can.
         break;
       }
     }
     return new DirectoryMatch(matcher, cleanPath, key, childPrefix,
         keptCount == found.length ? found : Arrays.copyOf(kept, keptCount), Arrays.copyOf(keptRuns, keptCount),
-        Arrays.copyOf(forChildren, childCount), Arrays.copyOf(progress, childCount), below);
+        Arrays.copyOf(forChildren, childCount), Arrays.copyOf(progress, childCount),
+        Arrays.copyOf(nameHeads, childCount), below);
   }
 
   /** The state for a cleaned path, computed from the trie alone. */
@@ -179,7 +187,7 @@ public final class DirectoryMatch {
     // Most directories have no spec whose prefix reaches into a name: nothing to collect then.
     long[] runs = below == PrefixIndex.NONE ? null : new long[index.maxLists()];
     int count = runs == null ? 0 : index.collect(below, childKey, childPrefix.length(), runs, 0);
-    return RankMerge.first(matcher, childCandidates, childProgress, index.ranks(), runs, count, childKey,
+    return RankMerge.first(matcher, childCandidates, childProgress, childNameHeads, index.ranks(), runs, count, childKey,
         childPrefix.length(), type);
   }
 

@@ -297,7 +297,7 @@ public final class LabelMatcher {
       runs[count++] = index.rankRun(PrefixIndex.ROOT);
     }
     count = index.collect(PrefixIndex.ROOT, key, 0, runs, count);
-    return RankMerge.first(this, null, null, index.ranks(), runs, count, key, 0, type);
+    return RankMerge.first(this, null, null, null, index.ranks(), runs, count, key, 0, type);
   }
 
   PrefixIndex index() {

@@ -18,15 +18,17 @@ final class RankMerge {
    *
    * @param firstProgress with {@code first}: each one's {@link CompiledSpec#childProgress} for the
    *     directory whose child {@code key} is, its name starting at {@code nameStart}
+   * @param firstNameHeads with {@code first}: each one's {@link CompiledSpec#childNameHead} there,
+   *     compared first
    */
-  static Label first(LabelMatcher matcher, int[] first, int[] firstProgress, int[] ranks, long[] runs, int count,
-      String key, int nameStart, FileType type) {
+  static Label first(LabelMatcher matcher, int[] first, int[] firstProgress, String[] firstNameHeads, int[] ranks,
+      long[] runs, int count, String key, int nameStart, FileType type) {
     int next = 0;
     int firstLength = first == null ? 0 : first.length;
     if (count == 0) {
       for (; next < firstLength; next++) {
         CompiledSpec spec = matcher.spec(first[next]);
-        if (spec.fileType.admits(type) && spec.matchesChild(key, nameStart, firstProgress[next])) {
+        if (triesChild(spec, key, nameStart, firstProgress[next], firstNameHeads[next], type)) {
           return spec.label();
         }
       }
@@ -51,7 +53,7 @@ final class RankMerge {
       CompiledSpec spec = matcher.spec(bestRank);
       boolean matches;
       if (best < 0) {
-        matches = spec.fileType.admits(type) && spec.matchesChild(key, nameStart, firstProgress[next]);
+        matches = triesChild(spec, key, nameStart, firstProgress[next], firstNameHeads[next], type);
         next++;
       } else {
         runs[best] += 1L << 32;
@@ -61,6 +63,13 @@ final class RankMerge {
         return spec.label();
       }
     }
+  }
+
+  /** Whether {@code spec}, one of a directory's candidates, matches the child {@code key}. */
+  private static boolean triesChild(CompiledSpec spec, String key, int nameStart, int progress, String nameHead,
+      FileType type) {
+    return (nameHead == null || key.startsWith(nameHead, nameStart)) && spec.fileType.admits(type)
+        && spec.matchesChild(key, nameStart, progress);
   }
 
   /**

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A directory's narrowing of the expressions its children may match ({@link
  * CompiledSpec#runsFound}, continued from its parent's, and {@link CompiledSpec#childProgress}),
- * and a child's lookup that searches only its name ({@link CompiledSpec#matchesChild}): what each
- * drops, and that neither ever disagrees with the expression.
+ * and a child's lookup that searches only its name ({@link CompiledSpec#matchesChild}, after the
+ * name's start, {@link CompiledSpec#childNameHead}): what each drops, and that none ever disagrees
+ * with the expression.
  */
 class ChildProgressTest {
   private static CompiledSpec spec(String regex) {
@@ -74,6 +75,19 @@ class ChildProgressTest {
     assertFalse(gems.matchesChild(directory + "yxz", directory.length(), progress));
   }
 
+  @Test
+  void aNameThatOnlyOneNameMatchesIsComparedAtItsStart() {
+    String directory = "/usr/lib/x86_64-linux-gnu/";
+    CompiledSpec sbin = spec("/usr/(.*/)?sbin(/.*)?");
+    assertEquals("sbin", sbin.childNameHead(directory, progress(sbin, directory)));
+    // Beneath a directory named sbin every child matches, whatever its name.
+    assertEquals(null, sbin.childNameHead("/usr/sbin/x/", progress(sbin, "/usr/sbin/x/")));
+    CompiledSpec mozilla = spec("/usr/lib/[^/]*/run-mozilla\\.sh");
+    assertEquals("run-mozilla.sh", mozilla.childNameHead(directory, progress(mozilla, directory)));
+    CompiledSpec so = spec("/usr/(local/)?.*\\.so(\\.[^/]*)*");
+    assertEquals(null, so.childNameHead(directory, progress(so, directory)));
+  }
+
   /**
    * Every spec, directory and name of a small alphabet: a dropped spec matches no child by its
    * expression, and a kept one answers as its expression does.
@@ -83,11 +97,13 @@ class ChildProgressTest {
     List<String> regexes = List.of(
         "/a/[^/]+/b/c", "/a/.*b/c", "/a(/.*)?/b\\.c", "/a/.*/b/.*c", "/a/[^/]*b[^/]*/c", "/a/(.*/)?b(/.*)?",
         "/a/.*x.*/y.*z", "/a.*/b/c", "/a/.*/b/", "/a/[^/]*\\n", "/a/.*b\\nc", "/a/.*/\\.b", "/a/b.*/b.*c",
-        "/a/([^/]+/)?c/b", "/a/.*//b", "/a/.*/b/c\\n?");
+        "/a/([^/]+/)?c/b", "/a/.*//b", "/a/.*/b/c\\n?", "/a/(.*/)?bc", "/a/(.*/)?b.*", "/a/(.*/)?b\\.c(/.*)?",
+        "/a/(.*/)?b/.*", "/a/(.*/)?b.+");
     String[] atoms = {"a", "b", "c", "x", "y", "z", ".", "\n", "bc", "b.c"};
     Random random = new Random(7);
     List<String> wrong = new ArrayList<>();
     int dropped = 0;
+    int withHead = 0;
     for (String regex : regexes) {
       CompiledSpec spec = spec(regex);
       for (int d = 0; d < 300; d++) {
@@ -105,8 +121,11 @@ class ChildProgressTest {
               + Long.toHexString(fromScratch));
         }
         int progress = spec.childProgress(directory.toString(), runs);
+        String head = progress == CompiledSpec.NO_CHILD ? null : spec.childNameHead(directory.toString(), progress);
+        withHead += head == null ? 0 : 1;
         for (int n = 0; n < 20; n++) {
-          String key = directory + name(random, atoms);
+          String name = name(random, atoms);
+          String key = directory + name;
           boolean expected = spec.matchesByExpression(key);
           if (progress == CompiledSpec.NO_CHILD) {
             dropped++;
@@ -115,13 +134,16 @@ class ChildProgressTest {
             }
           } else if (spec.matchesChild(key, directory.length(), progress) != expected) {
             wrong.add(regex + " on " + key + ": by name " + !expected + ", expression " + expected);
+          } else if (expected && head != null && !name.startsWith(head)) {
+            wrong.add(regex + " on " + key + ": its name does not start with " + head);
           }
         }
       }
     }
     assertEquals(List.of(), wrong.subList(0, Math.min(20, wrong.size())), wrong.size() + " disagreements");
-    // The narrowing must drop something, or this test shows nothing about it.
+    // The narrowing must drop something and name heads, or this test shows nothing about them.
     assertNotEquals(0, dropped);
+    assertNotEquals(0, withHead);
   }
 
   private static String name(Random random, String[] atoms) {

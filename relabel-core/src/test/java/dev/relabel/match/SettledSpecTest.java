@@ -1,7 +1,6 @@
 package dev.relabel.match;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.policy.FileType;
@@ -15,7 +14,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * A spec that matches every key beneath a directory ({@link CompiledSpec#matchesEveryExtensionOf}):
+ * A spec that matches every key beneath a directory ({@link CompiledSpec.Extensions#EVERY}):
  * never claimed where the expression would fail on some extension, and the directory then drops
  * the specs ranked after it, which no lookup beneath could reach.
  */
@@ -47,7 +46,7 @@ class SettledSpecTest {
           prefix.append(atoms[random.nextInt(atoms.length)]);
         }
         String keyPrefix = prefix.append('/').toString().replace("//", "/");
-        if (!spec.matchesEveryExtensionOf(keyPrefix)) {
+        if (spec.extensionsOf(keyPrefix) != CompiledSpec.Extensions.EVERY) {
           unsettled++;
           continue;
         }
@@ -65,12 +64,12 @@ class SettledSpecTest {
 
   @Test
   void aTypedSpecOrAnExactOneNeverSettles() {
-    assertTrue(compiled("/a(/.*)?", FileType.ANY).matchesEveryExtensionOf("/a/b/"));
-    assertFalse(compiled("/a(/.*)?", FileType.DIRECTORY).matchesEveryExtensionOf("/a/b/"));
-    assertFalse(compiled("/a/b", FileType.ANY).matchesEveryExtensionOf("/a/"));
+    assertEquals(CompiledSpec.Extensions.EVERY, compiled("/a(/.*)?", FileType.ANY).extensionsOf("/a/b/"));
+    assertEquals(CompiledSpec.Extensions.SOME, compiled("/a(/.*)?", FileType.DIRECTORY).extensionsOf("/a/b/"));
+    assertEquals(CompiledSpec.Extensions.SOME, compiled("/a/b", FileType.ANY).extensionsOf("/a/"));
     // HEAD(/.*)? at its head alone: the name continues the head's last component.
-    assertFalse(compiled("/a/b(/.*)?", FileType.ANY).matchesEveryExtensionOf("/a/b"));
-    assertFalse(compiled("/a/b(/.*)?", FileType.ANY).matchesEveryExtensionOf("/a/bc/"));
+    assertEquals(CompiledSpec.Extensions.SOME, compiled("/a/b(/.*)?", FileType.ANY).extensionsOf("/a/b"));
+    assertEquals(CompiledSpec.Extensions.NONE, compiled("/a/b(/.*)?", FileType.ANY).extensionsOf("/a/bc/"));
   }
 
   /**
