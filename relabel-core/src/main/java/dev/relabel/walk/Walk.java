@@ -42,6 +42,12 @@ final class Walk extends CountedRun<Walk.Counters> {
     final Set<Spec> usedSpecs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     /** The current root's directories whose digest is to be stored when the root is done. */
     final List<DigestStore.Pending> digests = new ArrayList<>();
+    /**
+     * The context an entry's label was last compared with, and its bytes: most entries of a
+     * directory get the same one, so a check compares bytes without making any per entry.
+     */
+    String comparedContext;
+    byte[] comparedContextBytes;
   }
 
   /**
@@ -323,7 +329,7 @@ final class Walk extends CountedRun<Walk.Counters> {
       listener.matched(path, specified);
     }
     byte[] currentBytes = directory.label(name, path);
-    if (currentBytes != null && isContext(currentBytes, specified)) {
+    if (currentBytes != null && isContext(currentBytes, specified, c)) {
       // What the rules decide for a label that already is the spec's context, whatever the
       // options: keep it. Checked on the bytes, so that a check makes no String per entry.
       return;
@@ -344,17 +350,16 @@ final class Walk extends CountedRun<Walk.Counters> {
   }
 
   /** Whether {@code label} is {@code context}, one char per byte. */
-  static boolean isContext(byte[] label, String context) {
-    int length = label.length;
-    if (length != context.length()) {
+  private static boolean isContext(byte[] label, String context, Counters c) {
+    if (label.length != context.length()) {
       return false;
     }
-    for (int i = 0; i < length; i++) {
-      if ((label[i] & 0xff) != context.charAt(i)) {
-        return false;
-      }
+    if (c.comparedContext != context) {
+      c.comparedContextBytes = context.getBytes(StandardCharsets.ISO_8859_1);
+      c.comparedContext = context;
     }
-    return true;
+    // Compared eight bytes at a time, where charAt took one under C1.
+    return java.util.Arrays.equals(label, c.comparedContextBytes);
   }
 
   /** The names a multiply-linked inode was met under in this root, each with its spec's context. */
