@@ -13,7 +13,8 @@ import java.util.Arrays;
  *       those that can no longer match anything beneath it (their shape or expression failed on
  *       {@code KEY/} before reaching its end), in libselinux's order; and of those, the ones
  *       whose required literals a child's key {@code KEY/NAME} can still hold, with how much of
- *       them {@code KEY/} already holds, so that a child's lookup searches only its name;
+ *       them {@code KEY/} already holds, so that a child's lookup searches only its name, and
+ *       what NAME must start with where that is known, compared first;
  *   <li>the trie node at {@code KEY/}, from which a child's name walks to the specs whose prefix
  *       reaches into the name.
  * </ul>
@@ -187,8 +188,8 @@ public final class DirectoryMatch {
     // Most directories have no spec whose prefix reaches into a name: nothing to collect then.
     long[] runs = below == PrefixIndex.NONE ? null : new long[index.maxLists()];
     int count = runs == null ? 0 : index.collect(below, childKey, childPrefix.length(), runs, 0);
-    return RankMerge.first(matcher, childCandidates, childProgress, childNameHeads, index.ranks(), runs, count, childKey,
-        childPrefix.length(), type);
+    return RankMerge.first(matcher, childCandidates, childProgress, childNameHeads, index.ranks(), runs, count,
+        childKey, childPrefix.length(), type);
   }
 
   /** The state of the subdirectory {@code name}. */
