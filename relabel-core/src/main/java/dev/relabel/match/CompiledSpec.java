@@ -67,6 +67,11 @@ final class CompiledSpec {
     final String requiredSuffix;
     /** For each required run, how much of it ends with its last '/' (0: it has none). */
     final int[] runHeads;
+    /**
+     * For each required run, what follows its last '/' (all of it when it has none): what a name
+     * starts with when the run straddles its directory's key.
+     */
+    final String[] runRests;
     /** The same for the required suffix. */
     final int suffixHead;
     /** The index of the last required run that holds a '/'; -1 when none does. */
@@ -115,9 +120,11 @@ final class CompiledSpec {
         this.requiredSuffix = "";
       }
       this.runHeads = new int[requiredRuns.length];
+      this.runRests = new String[requiredRuns.length];
       int withSlash = -1;
       for (int i = 0; i < requiredRuns.length; i++) {
         runHeads[i] = requiredRuns[i].lastIndexOf('/') + 1;
+        runRests[i] = requiredRuns[i].substring(runHeads[i]);
         withSlash = runHeads[i] > 0 ? i : withSlash;
       }
       this.lastRunWithSlash = withSlash;
@@ -398,9 +405,8 @@ final class CompiledSpec {
     }
     int first = progress & ~STRADDLES;
     if (progress != first) {
-      String run = p.requiredRuns[first];
-      int rest = p.runHeads[first];
-      return rest < run.length() ? run.substring(rest) : null;
+      String rest = p.runRests[first];
+      return rest.isEmpty() ? null : rest;
     }
     String dirsName = p.dirsName;
     if (dirsName == null || dirsName.indexOf('/') >= 0 || !childPrefix.startsWith(p.dirsHead)) {
@@ -434,12 +440,11 @@ final class CompiledSpec {
     int first = progress & ~STRADDLES;
     int from = nameStart;
     if (progress != first) {
-      String run = p.requiredRuns[first];
-      int rest = p.runHeads[first];
-      if (!key.regionMatches(nameStart, run, rest, run.length() - rest)) {
+      String rest = p.runRests[first];
+      if (!key.startsWith(rest, nameStart)) {
         return false;
       }
-      from = nameStart + run.length() - rest;
+      from = nameStart + rest.length();
       first++;
     }
     return hasRuns(p.requiredRuns, first, key, from) && expressionMatches(p, key);

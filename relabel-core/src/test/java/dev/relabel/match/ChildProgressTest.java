@@ -76,7 +76,7 @@ class ChildProgressTest {
   }
 
   @Test
-  void aNameThatOnlyOneNameMatchesIsComparedAtItsStart() {
+  void aSpecThatOneNameAloneCanMatchIsDecidedAtTheNamesStart() {
     String directory = "/usr/lib/x86_64-linux-gnu/";
     CompiledSpec sbin = spec("/usr/(.*/)?sbin(/.*)?");
     assertEquals("sbin", sbin.childNameHead(directory, progress(sbin, directory)));
