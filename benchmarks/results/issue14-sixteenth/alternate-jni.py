@@ -11,11 +11,12 @@
 # jni-prototype/libc-jni.c (cc -O2 -shared -fPIC -I$JAVA_HOME/include -I$JAVA_HOME/include/linux);
 # /tmp/ffm/check-floor (cc -O2 -pthread benchmarks/floor/check-floor.c); /tmp/ffm/wfcmd, the java
 # command line of WalkFloor as `relabel-bench scaling --jvm-floors` makes it (its archive, flags and
-# class path, with walk.floor.library naming walk-floor-jni.c built with cc -O2 -shared -fPIC).
+# (prefetch: the JNA build of the same worktree with -Drelabel.prefetch=true; check-T1-prefetch31.txt ran only floor, jna and prefetch)
 import subprocess, time, resource, statistics, sys, os
 T=sys.argv[1]; R=int(sys.argv[2]); tree=sys.argv[3] if len(sys.argv)>3 else '/dev/shm/tree'
 fc='/etc/selinux/default/contexts/files/file_contexts'
 env=dict(os.environ); envj=dict(os.environ, RELABEL_JAVA_OPTS='-Drelabel.jni=/work/jni-proto/libc-jni.so')
+envp=dict(os.environ, RELABEL_JAVA_OPTS='-Drelabel.prefetch=true')
 envb=dict(os.environ, RELABEL_JAVA_OPTS='-Drelabel.jni=/work/jni-proto/libc-jni.so -Drelabel.jni.batch=true')
 WF=open('/tmp/ffm/wfcmd').read().split()
 cmds={
@@ -24,6 +25,7 @@ cmds={
  'fjni':(WF+['jni','-T',T,tree],env),
  'jna':(['/work/main/bin/relabel','setfiles','-T',T,'-r',tree,fc,tree],env),
  'jni':(['/work/jni/bin/relabel','setfiles','-T',T,'-r',tree,fc,tree],envj),
+ 'prefetch':(['/work/jni/bin/relabel','setfiles','-T',T,'-r',tree,fc,tree],envp),
  'batch':(['/work/jni/bin/relabel','setfiles','-T',T,'-r',tree,fc,tree],envb),
 }
 res={k:[] for k in cmds}
@@ -49,3 +51,6 @@ print('jni/jna paired median %.3f (IQR %.3f-%.3f)'%(statistics.median(nb),nb[q],
 nb=sorted(a[0]/b[0] for a,b in zip(res['batch'],res['jna']))
 q=len(nb)//4
 print('batch/jna paired median %.3f (IQR %.3f-%.3f)'%(statistics.median(nb),nb[q],nb[-q-1]))
+nb=sorted(a[0]/b[0] for a,b in zip(res['prefetch'],res['jna']))
+q=len(nb)//4
+print('prefetch/jna paired median %.3f (IQR %.3f-%.3f)'%(statistics.median(nb),nb[q],nb[-q-1]))
