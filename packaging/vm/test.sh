@@ -9,12 +9,14 @@
 #     Debian's own selinux-autorelabel on the same image, for comparison; not run by default)
 #
 # Environment: RELABEL_VM_CACHE (the cached Debian root, default /var/cache/relabel-vm),
-# RELABEL_VM_BOOT_TIMEOUT (seconds a boot may take, default 900: QEMU emulates the CPU here).
+# RELABEL_VM_BOOT_TIMEOUT (seconds a boot may take, default 2700: QEMU emulates the CPU here, and a
+# kernel boot's checks took ~670 s on one host and ~1500 s on a slower one of the same kind, so
+# 900 s, the old default, failed a healthy run there; the bound is for a guest that hangs).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "$0")" && pwd -P)
 top=$(cd -- "$here/../.." && pwd -P)
 out="$top/relabel-cli/target/vm"
-boot_timeout=${RELABEL_VM_BOOT_TIMEOUT:-900}
+boot_timeout=${RELABEL_VM_BOOT_TIMEOUT:-2700}
 scenarios=("$@")
 [ ${#scenarios[@]} -gt 0 ] || scenarios=(autorelabel-permissive autorelabel-enforcing kernel jvm-missing)
 mkdir -p "$out"
