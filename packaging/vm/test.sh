@@ -10,7 +10,7 @@
 #
 # Environment: RELABEL_VM_CACHE (the cached Debian root, default /var/cache/relabel-vm),
 # RELABEL_VM_BOOT_TIMEOUT (seconds a boot may take, default 2700: QEMU emulates the CPU here, and a
-# kernel boot's checks took ~670 s on one host and ~1500 s on a slower one of the same kind, so
+# kernel boot's checks took ~670 s on one host and ~1260 s on a slower one of the same kind, so
 # 900 s, the old default, failed a healthy run there; the bound is for a guest that hangs).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "$0")" && pwd -P)
