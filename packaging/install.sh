@@ -57,12 +57,13 @@ substitute() {
 install -d "$DESTDIR$bindir" "$DESTDIR$PREFIX/share/relabel" "$DESTDIR$UNITDIR" "$DESTDIR$GENERATORDIR"
 install -m 0644 "$jar" "$DESTDIR$PREFIX/share/relabel/relabel.jar"
 install -m 0755 "$top/bin/relabel" "$DESTDIR$bindir/relabel"
-# JNA's native library, which bin/relabel points JNA at (PREFIX/lib/relabel/jna/ARCH).
-for native in "$top"/relabel-cli/target/jna/*/libjnidispatch.so; do
+# JNA's native library, which bin/relabel points JNA at (PREFIX/lib/relabel/jna/ARCH), and
+# relabel's own (librelabel, built for this machine's architecture only), which it loads from there.
+for native in "$top"/relabel-cli/target/jna/*/libjnidispatch.so "$top"/relabel-cli/target/jna/*/librelabel.so; do
   [ -f "$native" ] || continue
   arch=$(basename -- "$(dirname -- "$native")")
   install -d "$DESTDIR$PREFIX/lib/relabel/jna/$arch"
-  install -m 0644 "$native" "$DESTDIR$PREFIX/lib/relabel/jna/$arch/libjnidispatch.so"
+  install -m 0644 "$native" "$DESTDIR$PREFIX/lib/relabel/jna/$arch/${native##*/}"
 done
 install -d "$DESTDIR$PREFIX/lib/relabel"
 substitute "$top/packaging/systemd/relabel-autorelabel-failed.in" > "$DESTDIR$PREFIX/lib/relabel/autorelabel-failed"

@@ -103,8 +103,10 @@ class LauncherIT {
     Run r = run("--version");
     String[] lines = r.outText().split("\n");
     assertEquals("relabel " + version, lines[0], r::toString);
-    assertTrue(lines.length == 3 && lines[1].matches("built \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ with JDK \\d+")
+    assertTrue(lines.length == 4 && lines[1].matches("built \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ with JDK \\d+")
         && lines[2].startsWith("running on Java "), r::toString);
+    // The build's librelabel, which the launcher names beside JNA's library (relabel-cli/target/jna/ARCH).
+    assertTrue(lines[3].matches("librelabel /.*/relabel-cli/target/jna/linux-(x86-64|aarch64)/librelabel\\.so"), r::toString);
     assertEquals("", r.err());
     assertEquals(0, r.status());
   }

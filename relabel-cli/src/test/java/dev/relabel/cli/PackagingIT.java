@@ -63,6 +63,8 @@ class PackagingIT {
         Map.of("JAVA_HOME", System.getProperty("java.home")));
     assertEquals(0, version.status(), version::toString);
     assertTrue(version.out().startsWith("relabel "), version::toString);
+    // and the installed launcher names the installed librelabel
+    assertTrue(version.out().contains("\nlibrelabel " + prefix + "/lib/relabel/jna/linux-"), version::toString);
     // The installed launcher finds JNA's installed native library: JNA need not (and here could
     // not) extract its own.
     AttrTrees.Run demo = AttrTrees.run(List.of(prefix.resolve("bin/relabel").toString(), "demo"), dir, null,

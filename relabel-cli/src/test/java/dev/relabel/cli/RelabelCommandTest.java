@@ -88,7 +88,9 @@ class RelabelCommandTest {
       assertEquals(0, r.status());
       assertEquals(List.of("relabel " + Version.version(),
           "running on Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor") + "), "
-              + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch")),
+              + System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
+          // the build's (relabel-cli's pom names it for these tests, as bin/relabel names it)
+          "librelabel " + System.getProperty("relabel.native")),
           r.lines());
       assertEquals("", r.err());
     }

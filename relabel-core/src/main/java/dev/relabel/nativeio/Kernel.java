@@ -97,6 +97,17 @@ public interface Kernel {
   /** Every entry of the open directory {@code fd} but "." and "..", in the order the kernel gives. */
   List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException;
 
+  /**
+   * As {@link #readDirectory}, with each entry's status and label read in the same pass where
+   * {@link #readsAhead} (for a walk that reads most of them: far fewer native calls); an entry
+   * whose read failed carries none, and its own call answers as it always did; so does a directory
+   * or an entry of unknown type, never read ahead.
+   */
+  List<DirEntry> readDirectoryAhead(int fd, byte[] path) throws NativeIoException;
+
+  /** Whether {@link #readDirectoryAhead} reads statuses and labels: relabel's own native library is loaded. */
+  boolean readsAhead();
+
   /** The status of {@code name} under {@code dirfd}, not following a symlink; an empty name is {@code dirfd}. */
   FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException;
 

@@ -90,6 +90,9 @@ final class Libc {
   /** Binds {@link Direct} (its class initialisation) and sends every later call through it. */
   static void bind() {
     Direct.initialise();
+    if (Own.LIBRARY != null) {
+      OwnDirect.initialise();
+    }
     direct = true;
   }
 
@@ -176,6 +179,60 @@ final class Libc {
         throws LastErrorException;
 
     static native Pointer realpath(byte[] path, byte[] resolved);
+  }
+
+  /**
+   * relabel's own library, librelabel (relabel-core/src/main/c/relabel.c), opened from the file the
+   * system property {@value #OWN_LIBRARY_PROPERTY} names (bin/relabel names the one built or
+   * installed beside the jar). Without it, or where it cannot be opened (a build without a C
+   * compiler's output, another architecture's file), {@link #LIBRARY} is null and every entry is
+   * read through the C library's calls, with the same results, slower. Opened at its first use,
+   * the first directory a walk lists: a one-file run never opens it.
+   */
+  private static final class Own {
+    static final NativeLibrary LIBRARY = open();
+    static final Function READ_AHEAD = LIBRARY == null ? null : LIBRARY.getFunction("relabel_read_ahead");
+
+    private static NativeLibrary open() {
+      String file = System.getProperty(OWN_LIBRARY_PROPERTY, "");
+      if (file.isEmpty()) {
+        return null;
+      }
+      try {
+        return NativeLibrary.getInstance(file);
+      } catch (UnsatisfiedLinkError notLoadable) {
+        return null;
+      }
+    }
+  }
+
+  /** The system property naming librelabel's file. */
+  static final String OWN_LIBRARY_PROPERTY = "relabel.native";
+
+  /** librelabel's direct mapping, bound with {@link Direct}'s: before that, its calls go through a Function. */
+  private static final class OwnDirect {
+    static {
+      Native.register(OwnDirect.class, Own.LIBRARY);
+    }
+
+    static void initialise() {}
+
+    static native long relabel_read_ahead(int dirfd, long dirents, long length, long start, long out, long outSize,
+        long attribute, int xattrAt);
+  }
+
+  /** Whether librelabel is loaded, so that {@link #readAhead} may be called. */
+  static boolean hasOwnLibrary() {
+    return Own.LIBRARY != null;
+  }
+
+  /** librelabel's {@code relabel_read_ahead} (see relabel.c): the bytes written, or -errno for arguments it refuses. */
+  static long readAhead(int dirfd, long dirents, long length, long start, long out, long outSize, long attribute,
+      boolean xattrAt) {
+    int xattrAtFlag = xattrAt ? 1 : 0;
+    return direct
+        ? OwnDirect.relabel_read_ahead(dirfd, dirents, length, start, out, outSize, attribute, xattrAtFlag)
+        : callLong(Own.READ_AHEAD, dirfd, dirents, length, start, out, outSize, attribute, xattrAtFlag);
   }
 
   /** {@code function}'s int result, the call counted ({@link #counted}). */

@@ -48,6 +48,18 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
+  public List<DirEntry> readDirectoryAhead(int fd, byte[] path) throws NativeIoException {
+    WarmUp.await();
+    return NativeIo.readDirectoryAhead(fd, path);
+  }
+
+  @Override
+  public boolean readsAhead() {
+    WarmUp.await();
+    return NativeIo.readsAhead();
+  }
+
+  @Override
   public FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     WarmUp.await();
     return NativeIo.stat(dirfd, name, path);

@@ -60,6 +60,15 @@ final class NativeIo {
   private static final int XATTR_ARGS_SIZE = 16;
   private static final int DIRENT_BUFFER = 64 * 1024;
   private static final int LABEL_BUFFER = 4096;
+  /**
+   * librelabel's results buffer: each call reads entries while one more, with a label of
+   * {@value #LABEL_BUFFER} bytes, fits, so at least 31; about a thousand of a system's.
+   */
+  private static final int AHEAD_BUFFER = 128 * 1024;
+  /** A librelabel result's fixed part, before the label. */
+  private static final int READ_AHEAD_HEADER = 56;
+  /** A librelabel result's statx field for an entry it did not read (relabel.c's NOT_READ). */
+  private static final int NOT_READ_AHEAD = -1;
   /** Linux's PATH_MAX, with the NUL: the buffer realpath(3) writes into. */
   private static final int PATH_MAX = 4096;
   /**
@@ -124,6 +133,10 @@ final class NativeIo {
     final long direntsAddress = Pointer.nativeValue(dirents);
     /** The records {@code dirents} holds, copied to the heap to be parsed. */
     final byte[] direntBytes = new byte[DIRENT_BUFFER];
+    /** librelabel's results, and their copy on the heap; made at the first read-ahead. */
+    Memory ahead;
+    long aheadAddress;
+    byte[] aheadBytes;
     final Memory label = new Memory(LABEL_BUFFER);
     /**
      * getxattrat's {@code struct xattr_args}: the value into {@link #label}, {@link
@@ -324,6 +337,27 @@ final class NativeIo {
 
   /** Every entry of the open directory {@code fd} but "." and "..", in the order the kernel gives. */
   static List<DirEntry> readDirectory(int fd, byte[] path) throws NativeIoException {
+    return readDirectory(fd, path, false);
+  }
+
+  /** False only where a test turns read-ahead off, to walk as a caller without librelabel does. */
+  private static volatile boolean readAheadWanted = true;
+
+  /** Whether {@link #readDirectoryAhead} reads ahead: librelabel is loaded. */
+  static boolean readsAhead() {
+    return readAheadWanted && Libc.hasOwnLibrary();
+  }
+
+  /**
+   * As {@link #readDirectory}, with each entry's status and label read in the same pass by
+   * librelabel, one native call per listing chunk instead of two per entry (see relabel.c). Where
+   * librelabel is not loaded, the entries alone.
+   */
+  static List<DirEntry> readDirectoryAhead(int fd, byte[] path) throws NativeIoException {
+    return readDirectory(fd, path, readsAhead());
+  }
+
+  private static List<DirEntry> readDirectory(int fd, byte[] path, boolean ahead) throws NativeIoException {
     Scratch scratch = scratch();
     Memory buffer = scratch.dirents;
     List<DirEntry> entries = new ArrayList<>();
@@ -343,21 +377,101 @@ final class NativeIo {
       buffer.read(0, records, 0, (int) read);
       int at = 0;
       while (at < read) {
-        long inode = u64(records, at);
-        int recordLength = u16(records, at + 16);
-        int type = records[at + 18] & 0xff;
-        int nameStart = at + 19;
-        int nameEnd = nameStart;
-        while (records[nameEnd] != 0) {
-          nameEnd++;
+        // Without read-ahead, the whole chunk; with it, the records librelabel read this call.
+        int end = (int) read;
+        byte[] results = null;
+        int result = 0;
+        if (ahead) {
+          results = readAhead(scratch, fd, read, at);
+          end = (int) u64(results, 0);
+          result = 8;
         }
-        byte[] name = Arrays.copyOfRange(records, nameStart, nameEnd);
-        if (!isDotOrDotDot(name)) {
-          entries.add(new DirEntry(name, type, inode));
+        while (at < end) {
+          long inode = u64(records, at);
+          int recordLength = u16(records, at + 16);
+          int type = records[at + 18] & 0xff;
+          int nameStart = at + 19;
+          int nameEnd = nameStart;
+          while (records[nameEnd] != 0) {
+            nameEnd++;
+          }
+          byte[] name = Arrays.copyOfRange(records, nameStart, nameEnd);
+          if (!isDotOrDotDot(name)) {
+            if (results == null) {
+              entries.add(new DirEntry(name, type, inode));
+            } else {
+              entries.add(readAheadEntry(name, type, inode, results, result));
+              result = nextResult(results, result);
+            }
+          }
+          at += recordLength;
         }
-        at += recordLength;
       }
     }
+  }
+
+  /**
+   * librelabel's results for the chunk's records from {@code at} on, copied to the heap: an
+   * 8-byte offset of the first record not read, then one result per entry read (relabel.c says
+   * the layout).
+   */
+  private static byte[] readAhead(Scratch scratch, int fd, long read, int at) {
+    if (scratch.aheadBytes == null) {
+      scratch.ahead = new Memory(AHEAD_BUFFER);
+      scratch.aheadAddress = Pointer.nativeValue(scratch.ahead);
+      scratch.aheadBytes = new byte[AHEAD_BUFFER];
+    }
+    long written = Libc.readAhead(fd, scratch.direntsAddress, read, at, scratch.aheadAddress, AHEAD_BUFFER,
+        XATTR_NAME_ADDRESS, xattrAtAvailable);
+    if (written < 8) {
+      throw new IllegalStateException("relabel_read_ahead refused its arguments: " + written);
+    }
+    byte[] results = scratch.aheadBytes;
+    scratch.ahead.read(0, results, 0, (int) written);
+    if (u64(results, 0) <= at) {
+      // The buffer holds at least one entry whatever its label (AHEAD_BUFFER): a bug otherwise.
+      throw new IllegalStateException("relabel_read_ahead read no entry at " + at);
+    }
+    return results;
+  }
+
+  /**
+   * The entry with what librelabel read of it at {@code result}: its status unless statx failed,
+   * its label unless the read failed otherwise than with ENODATA (no label) or the file has
+   * several names; nothing for a directory or an entry of unknown type, which librelabel leaves to
+   * the entry's visit. A failed read is
+   * left out, so that the entry's own call, if the walk makes it, fails or falls back as it always
+   * did (a kernel without getxattrat, a label over {@value #LABEL_BUFFER} bytes).
+   */
+  private static DirEntry readAheadEntry(byte[] name, int type, long inode, byte[] results, int result) {
+    int statResult = (int) u32(results, result);
+    if (statResult == NOT_READ_AHEAD) {
+      return new DirEntry(name, type, inode);
+    }
+    FileStat stat = null;
+    if (statResult == 0) {
+      long device = u32(results, result + 24) << 32 | u32(results, result + 28);
+      stat = new FileStat((int) u32(results, result + 4), u64(results, result + 8), u64(results, result + 16), device,
+          u64(results, result + 32), u64(results, result + 40), (int) u32(results, result + 48));
+    }
+    int labelSize = (int) u32(results, result + 52);
+    if (stat == null || stat.nlink() > 1) {
+      // A file of several names may be written through another of them before this one is
+      // visited (setfiles without -H relabels each name in turn, reading the label each time): its
+      // label is read at the visit. One whose status is unknown too.
+      return new DirEntry(name, type, inode, stat, false, null);
+    }
+    if (labelSize >= 0) {
+      int label = result + READ_AHEAD_HEADER;
+      return new DirEntry(name, type, inode, stat, true, Arrays.copyOfRange(results, label, label + labelSize));
+    }
+    return new DirEntry(name, type, inode, stat, labelSize == -Errno.ENODATA, null);
+  }
+
+  /** Where the result after the one at {@code result} begins: the label is padded to 8 bytes. */
+  private static int nextResult(byte[] results, int result) {
+    int labelSize = Math.max((int) u32(results, result + 52), 0);
+    return result + READ_AHEAD_HEADER + ((labelSize + 7) & ~7);
   }
 
   /*

@@ -65,6 +65,11 @@ final class DirectoryTask extends TreeTask {
   }
 
   @Override
+  protected boolean readsAhead() {
+    return walk.readsEveryEntry();
+  }
+
+  @Override
   protected void cannotList(IOException e) {
     walk.fail(path, e);
   }
@@ -77,7 +82,7 @@ final class DirectoryTask extends TreeTask {
       FileType type = entry.type();
       FileTree.Status status = null;
       if (entry.typeUnknown()) {
-        status = directory.status(entry.name(), childPath);
+        status = directory.status(entry, childPath);
         type = status.type();
       }
       // selinux_restorecon checks its exclude list for directories only (at FTS_D).
@@ -88,7 +93,7 @@ final class DirectoryTask extends TreeTask {
       // bind-mounted) is neither labelled nor descended.
       if (walk.options.oneFilesystem()) {
         if (status == null) {
-          status = directory.status(entry.name(), childPath);
+          status = directory.status(entry, childPath);
         }
         if (status.device() != device) {
           return;
@@ -96,7 +101,7 @@ final class DirectoryTask extends TreeTask {
       }
       if (type == FileType.DIRECTORY && walk.digestsActive()) {
         if (status == null) {
-          status = directory.status(entry.name(), childPath);
+          status = directory.status(entry, childPath);
         }
         if (walk.skipUnchanged(directory, entry.name(), childPath, status)) {
           return;
@@ -104,7 +109,7 @@ final class DirectoryTask extends TreeTask {
       }
       String childName = PathBytes.latin1(entry.name());
       try {
-        walk.label(directory, entry.name(), childPath, type, status, match.lookup(childName, type));
+        walk.label(directory, entry, childPath, type, status, match.lookup(childName, type));
       } catch (IOException e) {
         walk.fail(childPath, e);
         // As selinux_restorecon (fts goes on into the directory whatever its label did): a

@@ -16,10 +16,18 @@ public interface FileTree {
   /**
    * An entry of a directory: its name, its type and inode as the directory listing tells them
    * ({@code inode} 0 where the tree does not say).
+   *
+   * @param ahead what the tree read of the entry with its listing
+   *     ({@link Directory#entriesReadAhead}), in its own form, for its {@link Directory#status(Entry,
+   *     byte[])} and {@link Directory#label(Entry, byte[])}; null when nothing
    */
-  record Entry(byte[] name, FileType type, long inode) {
+  record Entry(byte[] name, FileType type, long inode, Object ahead) {
     public Entry(byte[] name, FileType type) {
-      this(name, type, 0);
+      this(name, type, 0, null);
+    }
+
+    public Entry(byte[] name, FileType type, long inode) {
+      this(name, type, inode, null);
     }
 
     /** Whether the listing did not say (DT_UNKNOWN): a stat is needed. */
@@ -55,6 +63,17 @@ public interface FileTree {
     /** Every entry but "." and "..". */
     List<Entry> entries() throws IOException;
 
+    /**
+     * As {@link #entries}, for a walk that will read the status or label of most of them: a tree
+     * that can read those with the listing, for less than one call each, does (the real tree with
+     * librelabel), for entries other than directories. Such reads have no effect on the files, but
+     * may include entries the walk then leaves alone (no context, another filesystem under -x).
+     * By default the entries alone.
+     */
+    default List<Entry> entriesReadAhead() throws IOException {
+      return entries();
+    }
+
     /** The subdirectory {@code name}; fails, without following it, when it is a symlink or not a directory. */
     Directory openChild(byte[] name, byte[] pathForErrors) throws IOException;
 
@@ -70,11 +89,21 @@ public interface FileTree {
     /** The status of {@code name}, or of this directory when {@code name} is empty; never follows a symlink. */
     Status status(byte[] name, byte[] pathForErrors) throws IOException;
 
+    /** The status of {@code entry}, as {@link #status(byte[], byte[])} answers it; read ahead where it was. */
+    default Status status(Entry entry, byte[] pathForErrors) throws IOException {
+      return status(entry.name(), pathForErrors);
+    }
+
     /**
      * The label of {@code name} (or of this directory when empty) up to its first NUL; null when it
      * has none; an empty value fails with ENOTSUP, as libselinux's lgetfilecon fails it.
      */
     byte[] label(byte[] name, byte[] pathForErrors) throws IOException;
+
+    /** The label of {@code entry}, as {@link #label(byte[], byte[])} answers it; read ahead where it was. */
+    default byte[] label(Entry entry, byte[] pathForErrors) throws IOException {
+      return label(entry.name(), pathForErrors);
+    }
 
     /**
      * The label of {@code name} (or of this directory when empty) as stored, its NUL and anything

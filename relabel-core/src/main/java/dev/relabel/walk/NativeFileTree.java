@@ -49,6 +49,19 @@ public final class NativeFileTree implements FileTree {
     }
 
     @Override
+    public List<Entry> entriesReadAhead() throws NativeIoException {
+      if (!KERNEL.readsAhead()) {
+        return entries();
+      }
+      List<DirEntry> raw = KERNEL.readDirectoryAhead(fd, new byte[0]);
+      List<Entry> entries = new ArrayList<>(raw.size());
+      for (DirEntry entry : raw) {
+        entries.add(new Entry(entry.name(), typeOf(entry.type()), entry.inode(), entry));
+      }
+      return entries;
+    }
+
+    @Override
     public Directory openChild(byte[] name, byte[] pathForErrors) throws NativeIoException {
       return new NativeDirectory(KERNEL.openDirectory(fd, name, pathForErrors));
     }
@@ -61,13 +74,36 @@ public final class NativeFileTree implements FileTree {
 
     @Override
     public Status status(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      FileStat stat = KERNEL.stat(fd, name, pathForErrors);
+      return statusOf(KERNEL.stat(fd, name, pathForErrors));
+    }
+
+    @Override
+    public Status status(Entry entry, byte[] pathForErrors) throws NativeIoException {
+      if (entry.ahead() instanceof DirEntry ahead && ahead.stat() != null) {
+        return statusOf(ahead.stat());
+      }
+      return status(entry.name(), pathForErrors);
+    }
+
+    private static Status statusOf(FileStat stat) {
       return new Status(FileType.fromMode(stat.mode()), stat.nlink(), stat.inode(), stat.device(), stat.modifiedNanos());
     }
 
     @Override
     public byte[] label(byte[] name, byte[] pathForErrors) throws NativeIoException {
-      byte[] value = KERNEL.getLabel(fd, name, pathForErrors);
+      return labelOf(KERNEL.getLabel(fd, name, pathForErrors), pathForErrors);
+    }
+
+    @Override
+    public byte[] label(Entry entry, byte[] pathForErrors) throws NativeIoException {
+      if (entry.ahead() instanceof DirEntry ahead && ahead.labelRead()) {
+        return labelOf(ahead.label(), pathForErrors);
+      }
+      return label(entry.name(), pathForErrors);
+    }
+
+    /** The label libselinux reads from the attribute's raw {@code value}. */
+    private static byte[] labelOf(byte[] value, byte[] pathForErrors) throws NativeIoException {
       if (value == null) {
         return null;
       }

@@ -81,7 +81,8 @@ final class RootTask extends CountedCompleter<Void> {
         }
       }
       try {
-        walk.label(parent, name, path, status.type(), status, walk.matcher.lookup(key, status.type()));
+        walk.label(parent, new FileTree.Entry(name, status.type()), path, status.type(), status,
+            walk.matcher.lookup(key, status.type()));
       } catch (NativeIoException.NoSuchEntryException e) {
         throw e;
       } catch (IOException e) {

@@ -91,7 +91,7 @@ abstract class TreeTask extends CountedCompleter<Void> {
         if (!enters(directory)) {
           return;
         }
-        entries = order(directory, directory.entries());
+        entries = order(directory, readsAhead() ? directory.entriesReadAhead() : directory.entries());
       } catch (IOException e) {
         cannotList(e);
         return;
@@ -289,4 +289,9 @@ abstract class TreeTask extends CountedCompleter<Void> {
 
   /** After every entry of this directory was visited (not when the walk was stopped meanwhile). */
   protected void listed(FileTree.Directory directory) {}
+
+  /** Whether the visits will read the status or label of most entries: the listing may read them ahead. */
+  protected boolean readsAhead() {
+    return false;
+  }
 }

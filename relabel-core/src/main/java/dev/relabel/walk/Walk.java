@@ -267,16 +267,25 @@ final class Walk extends CountedRun<Walk.Counters> {
   }
 
   /**
-   * Decides and, unless a dry run, writes the label of {@code name} in {@code directory}.
+   * Whether {@link #label} reads the label of about every entry the policy gives a context, so that
+   * listings may read them ahead: not with a policy update's diff (only the entries it changed are
+   * read) nor with fixfiles -B/-N (only those changed since a time).
+   */
+  boolean readsEveryEntry() {
+    return diff == null && !onlyChanged;
+  }
+
+  /**
+   * Decides and, unless a dry run, writes the label of {@code entry} in {@code directory}.
    *
    * @param status the entry's status when already known, else null
    */
-  void label(FileTree.Directory directory, byte[] name, byte[] path, FileType type, FileTree.Status status, Label label)
-      throws IOException {
+  void label(FileTree.Directory directory, FileTree.Entry entry, byte[] path, FileType type, FileTree.Status status,
+      Label label) throws IOException {
     if (onlyChanged) {
       // fixfiles -B/-N: find -newermt lists only entries modified strictly later; the walk still
       // goes through older directories, as find does.
-      status = status != null ? status : directory.status(name, path);
+      status = status != null ? status : directory.status(entry, path);
       if (status.modifiedNanos() <= changedAfterNanos) {
         return;
       }
@@ -309,7 +318,7 @@ final class Walk extends CountedRun<Walk.Counters> {
     // The context itself, without an Optional per entry (C1 does not eliminate it).
     String specified = label.display();
     if (type != FileType.DIRECTORY && (options.hardLinkCheck() || options.skipMultiLinked())) {
-      FileTree.Status known = status != null ? status : directory.status(name, path);
+      FileTree.Status known = status != null ? status : directory.status(entry, path);
       if (known.links() > 1) {
         if (options.skipMultiLinked()) {
           return;
@@ -319,16 +328,16 @@ final class Walk extends CountedRun<Walk.Counters> {
         return;
       }
     }
-    apply(directory, name, path, specified, c);
+    apply(directory, entry, path, specified, c);
   }
 
   /** Reads the entry's label, and writes the one the rules decide for {@code specified}. */
-  private void apply(FileTree.Directory directory, byte[] name, byte[] path, String specified, Counters c)
+  private void apply(FileTree.Directory directory, FileTree.Entry entry, byte[] path, String specified, Counters c)
       throws IOException {
     if (options.logMatches()) {
       listener.matched(path, specified);
     }
-    byte[] currentBytes = directory.label(name, path);
+    byte[] currentBytes = directory.label(entry, path);
     if (currentBytes != null && isContext(currentBytes, specified, c)) {
       // What the rules decide for a label that already is the spec's context, whatever the
       // options: keep it. Checked on the bytes, so that a check makes no String per entry.
@@ -338,7 +347,7 @@ final class Walk extends CountedRun<Walk.Counters> {
     LabelRules.Decision decision = rules.decide(current, specified);
     if (decision instanceof LabelRules.Relabel set) {
       if (!options.dryRun()) {
-        directory.setLabel(name, set.context().getBytes(StandardCharsets.ISO_8859_1), path);
+        directory.setLabel(entry.name(), set.context().getBytes(StandardCharsets.ISO_8859_1), path);
       }
       c.relabeled++;
       listener.changed(new RelabelReport.Change(path, current, set.context(), !options.dryRun()));
@@ -414,7 +423,8 @@ final class Walk extends CountedRun<Walk.Counters> {
       }
     }
     Counters c = counters();
-    Revisit.visit(tree, root, decided, (directory, name, inode) -> apply(directory, name, inode.path(), inode.context(), c),
+    Revisit.visit(tree, root, decided,
+        (directory, name, inode) -> apply(directory, new FileTree.Entry(name, FileType.ANY), inode.path(), inode.context(), c),
         this::fail);
   }
 

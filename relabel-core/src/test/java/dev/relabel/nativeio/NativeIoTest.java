@@ -3,6 +3,7 @@ package dev.relabel.nativeio;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The native layer on real files in a temp directory (as root; ext4 and tmpfs store security.* xattrs). */
@@ -35,6 +38,107 @@ class NativeIoTest {
       Set<String> seen = entries.stream().map(e -> new String(e.name(), US_ASCII) + ":" + e.type()).collect(Collectors.toSet());
       assertEquals(Set.of("sub:" + NativeIo.DT_DIR, "file:" + NativeIo.DT_REG, "link:" + NativeIo.DT_LNK), seen);
     } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
+  @Test
+  void loadsLibrelabel() {
+    // Maven's tests name the library built in relabel-core/target/native (relabel.native): the
+    // walks they check read ahead, as bin/relabel's do.
+    assertTrue(NativeIo.readsAhead(), "librelabel not loaded from " + System.getProperty("relabel.native"));
+  }
+
+  @ParameterizedTest(name = "getxattrat {0}")
+  @ValueSource(booleans = {true, false})
+  void readsAheadWhatEachEntrysOwnCallsRead(boolean xattrAt) throws Exception {
+    if (xattrAt && !Kernel.linux().usesXattrAt()) {
+      AttrTrees.unavailable("this kernel has no getxattrat (Linux 6.13 or later)");
+    }
+    // Enough names for several getdents64 chunks, and labels large enough that librelabel needs
+    // several calls per chunk; beside them every kind of entry and of label read. On tmpfs, which
+    // stores a value larger than ext4's block.
+    Path tree = Files.createDirectory(dir.resolve("tree"));
+    AttrTrees.mount(List.of("mount", "-t", "tmpfs", "-o", "size=64m", "relabel-test", tree.toString()), dir);
+    try {
+      readAheadOnTmpfs(tree, xattrAt);
+    } finally {
+      AttrTrees.check(List.of("umount", tree.toString()), dir);
+    }
+  }
+
+  private void readAheadOnTmpfs(Path tree, boolean xattrAt) throws Exception {
+    boolean was = Kernel.linux().usesXattrAt();
+    String longName = "n".repeat(100);
+    for (int i = 0; i < 2000; i++) {
+      Files.writeString(tree.resolve(longName + i), "");
+    }
+    Files.createDirectory(tree.resolve("sub"));
+    Files.createSymbolicLink(tree.resolve("link"), tree.resolve("sub"));
+    Files.createLink(tree.resolve("hard"), tree.resolve(longName + 1));
+    Files.writeString(tree.resolve("big"), "");
+    AttrTrees.check(List.of("mkfifo", tree.resolve("fifo").toString()), dir);
+    Files.writeString(tree.resolve("unlabelled"), "");
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(tree.toString()), new byte[0]);
+    Kernel kernel = Kernel.linux();
+    try {
+      for (int i = 0; i < 2000; i++) {
+        String label = "system_u:object_r:t" + i + "_t:s0" + (i % 5 == 0 ? ":c" + "1".repeat(3000) : "");
+        NativeIo.setLabel(fd, c(longName + i), c(label), new byte[0]);
+      }
+      NativeIo.setLabel(fd, c("link"), c("system_u:object_r:link_t:s0"), new byte[0]);
+      NativeIo.setLabel(fd, c("sub"), c("system_u:object_r:sub_t:s0"), new byte[0]);
+      NativeIo.setLabel(fd, c("fifo"), new byte[0], new byte[0]); // empty: lgetfilecon's ENOTSUP
+      // Over LABEL_BUFFER (ERANGE), so written by setfattr
+      AttrTrees.check(List.of("setfattr", "-n", "security.selinux", "-v", "x".repeat(5000), tree.resolve("big").toString()),
+          dir);
+      NativeIo.setLabel(fd, c("unlabelled"), c("system_u:object_r:gone_t:s0"), new byte[0]);
+      AttrTrees.check(List.of("setfattr", "-x", "security.selinux", tree.resolve("unlabelled").toString()), dir);
+      TestErrno.useXattrAt(xattrAt);
+      List<DirEntry> ahead = NativeIo.readDirectoryAhead(fd, new byte[0]);
+      int again = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(tree.toString()), new byte[0]);
+      List<DirEntry> plain;
+      try {
+        plain = NativeIo.readDirectory(again, new byte[0]);
+      } finally {
+        NativeIo.closeQuietly(again);
+      }
+      assertEquals(2006, ahead.size());
+      assertEquals(plain.stream().map(e -> new String(e.name(), US_ASCII) + e.type() + "/" + e.inode()).toList(),
+          ahead.stream().map(e -> new String(e.name(), US_ASCII) + e.type() + "/" + e.inode()).toList(),
+          "the same entries in the same order");
+      int labelsRead = 0;
+      for (DirEntry entry : ahead) {
+        String name = new String(entry.name(), US_ASCII);
+        if (name.equals("sub")) {
+          // A directory is read at its visit, after the exclusions and -x: never ahead.
+          assertNull(entry.stat());
+          assertFalse(entry.labelRead());
+          continue;
+        }
+        assertEquals(kernel.stat(fd, entry.name(), new byte[0]), entry.stat(), name);
+        if (name.equals("hard") || name.equals(longName + 1)) {
+          // Two names: another may be written first in a walk, so the label is read at the visit.
+          assertFalse(entry.labelRead(), name);
+          assertEquals(2, entry.stat().nlink());
+          continue;
+        }
+        if (name.equals("big")) {
+          // Over LABEL_BUFFER: left to the entry's own call, which fails as it always did.
+          assertFalse(entry.labelRead(), name);
+          assertEquals(Errno.ERANGE,
+              assertThrows(NativeIoException.class, () -> kernel.getLabel(fd, entry.name(), new byte[0])).errno());
+          continue;
+        }
+        assertTrue(entry.labelRead(), name);
+        assertArrayEquals(kernel.getLabel(fd, entry.name(), new byte[0]), entry.label(), name);
+        labelsRead++;
+      }
+      assertEquals(2002, labelsRead);
+      assertNull(ahead.stream().filter(e -> new String(e.name(), US_ASCII).equals("unlabelled")).findFirst()
+          .orElseThrow().label(), "no label is null, not an error");
+    } finally {
+      TestErrno.useXattrAt(was);
       NativeIo.closeQuietly(fd);
     }
   }

@@ -5,7 +5,8 @@ import java.lang.reflect.Field;
 /**
  * For test trees that stand in for the native one: the exception the native layer would throw for
  * an errno (a typed subclass where one exists), so the walker reacts to them as it does on disk;
- * and the switch between the xattr calls and their fallback, which only tests turn.
+ * and the switches between the xattr calls and their fallback, and read-ahead on and off, which
+ * only tests turn.
  */
 public final class TestErrno {
   private TestErrno() {}
@@ -16,12 +17,21 @@ public final class TestErrno {
 
   /** Forces the {@code *at} xattr calls on or off (off: the fallback a kernel before 6.13 gets). */
   public static void useXattrAt(boolean on) {
+    set("xattrAtAvailable", on);
+  }
+
+  /** Turns librelabel's read-ahead on (where it is loaded) or off (every entry read by its own calls). */
+  public static void useReadAhead(boolean on) {
+    set("readAheadWanted", on);
+  }
+
+  private static void set(String switchField, boolean on) {
     try {
-      Field field = NativeIo.class.getDeclaredField("xattrAtAvailable");
+      Field field = NativeIo.class.getDeclaredField(switchField);
       field.setAccessible(true);
       field.setBoolean(null, on);
     } catch (ReflectiveOperationException e) {
-      throw new AssertionError("cannot switch the xattr calls", e);
+      throw new AssertionError("cannot switch " + switchField, e);
     }
   }
 }

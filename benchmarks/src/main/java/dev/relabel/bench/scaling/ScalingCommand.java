@@ -381,8 +381,11 @@ public final class ScalingCommand implements Callable<Integer> {
   private static String oursVersion(Path launcher) throws InterruptedException {
     Path top = launcher.toAbsolutePath().getParent().getParent();
     String commit = Versions.output(List.of("git", "-C", top.toString(), "describe", "--always", "--dirty"));
+    // Whether its walks read listings ahead with librelabel: the launcher names the file, or none.
+    String librelabel = Versions.line(List.of(launcher.toString(), "--version"), "librelabel ");
     return "relabel " + (BenchMain.class.getPackage().getImplementationVersion() != null
-        ? BenchMain.class.getPackage().getImplementationVersion() + " " : "") + (commit == null ? "" : "commit " + commit);
+        ? BenchMain.class.getPackage().getImplementationVersion() + " " : "") + (commit == null ? "" : "commit " + commit)
+        + (librelabel == null ? "" : ", " + librelabel);
   }
 
   private String preamble(String source, Path tree, long entries, List<Tool> tools, ChildTimer timer,

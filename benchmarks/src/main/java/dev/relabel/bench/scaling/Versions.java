@@ -29,12 +29,28 @@ final class Versions {
     return null;
   }
 
-  /** A command's trimmed stdout when it exits 0, else null (also when it cannot start). */
+  /** A command's first line of stdout when it exits 0, else null (also when it cannot start). */
   static String output(List<String> command) throws InterruptedException {
+    return line(command, "");
+  }
+
+  /**
+   * The first line of a command's stdout that starts with {@code prefix}, when it exits 0; else
+   * null (also when it cannot start).
+   */
+  static String line(List<String> command, String prefix) throws InterruptedException {
     try {
       Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-      return p.waitFor() == 0 && !text.isEmpty() ? text.split("\n")[0] : null;
+      if (p.waitFor() != 0 || text.isEmpty()) {
+        return null;
+      }
+      for (String line : text.split("\n")) {
+        if (line.startsWith(prefix)) {
+          return line;
+        }
+      }
+      return null;
     } catch (IOException e) {
       return null;
     }

@@ -1,6 +1,7 @@
 package dev.relabel.cli.common;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,12 +12,13 @@ import java.util.jar.JarFile;
  * report use it; {@link VersionProvider} hands it to picocli): the {@code Implementation-Version}
  * of the manifest of the jar relabel runs from (the shaded {@code relabel.jar} has one; run from a
  * class directory there is none), when that jar was built ({@code Build-Time}, UTC) and by which
- * JDK, and the Java and system it runs on:
+ * JDK, the Java and system it runs on, and the librelabel its walks read listings with:
  *
  * <pre>
  * relabel 0.1.0-SNAPSHOT
  * built 2026-11-29T23:40:00Z with JDK 17
  * running on Java 17.0.13 (Eclipse Adoptium), Linux 6.1.0 amd64
+ * librelabel /usr/lib/relabel/jna/linux-x86-64/librelabel.so
  * </pre>
  */
 public final class Version {
@@ -36,9 +38,22 @@ public final class Version {
     lines.add("running on Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vendor")
         + "), " + System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
         + System.getProperty("os.arch"));
+    lines.add(librelabel());
     // Not String[]::new: a JVM's first method reference or lambda sets up java.lang.invoke, ~12 ms
     // of a --version run (its only one) on a host where java -version takes 120.
     return lines.toArray(new String[0]);
+  }
+
+  /**
+   * The librelabel file bin/relabel names (relabel.native), where it is one: the file is only
+   * looked at, not loaded, which would cost a version run JNA's start. Without it a walk reads each
+   * entry with calls of its own, slower.
+   */
+  static String librelabel() {
+    String file = System.getProperty("relabel.native", "");
+    return !file.isEmpty() && Files.isRegularFile(Path.of(file))
+        ? "librelabel " + file
+        : "librelabel none: each entry read with calls of its own";
   }
 
   /**

@@ -1,0 +1,143 @@
+/*
+ * librelabel: the one function of relabel's own that runs in C, called through JNA by
+ * dev.relabel.nativeio.Libc.Own (NativeIo.readDirectoryAhead).
+ *
+ * Why it exists: a check makes two system calls per entry (statx and the label's getxattrat).
+ * Made from Java, each costs a JNA transition on top of the call itself, and on a 142k-entry tree
+ * those transitions were about half of relabel's wall time at one thread (benchmarks/RESULTS.md,
+ * issue 14: 1.93-1.98x the C floor through JNA, 1.44-1.46x with this function). So for every
+ * entry of one getdents64 chunk, this makes those two calls here and packs their results for the
+ * Java side to read: one transition per chunk instead of two per entry.
+ *
+ * It decides nothing: the Java side uses a result only where the walk would have made that very
+ * call, and makes the call itself again for any result it does not take as it is (an error other
+ * than ENODATA, a label larger than LABEL_MAX), so every error is reported by the one code path
+ * that always reported it. Directories, and entries whose type the listing does not give, are not
+ * read ahead: a directory's status and label are read at its visit, after the exclusions and -x,
+ * so that nothing is read beneath an excluded name and no statx reaches an automount point.
+ *
+ * Build: cc -O2 -shared -fPIC (relabel-core's pom.xml). No state, no allocation, reentrant: every
+ * worker thread calls it on its own buffers.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#ifndef SYS_getxattrat
+#define SYS_getxattrat 464
+#endif
+
+/* What NativeIo.stat asks statx for (STATX_BASIC_STATS), and the label buffer it reads first. */
+#define STATX_MASK 0x7ff
+#define LABEL_MAX 4096
+/* One record's fixed part; the layout is NativeIo.readDirectoryAhead's, field for field. */
+#define HEADER 56
+/* The statx result of an entry not read ahead (a directory, or of unknown type). */
+#define NOT_READ -1
+
+struct linux_dirent64 {
+  uint64_t d_ino;
+  int64_t d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
+
+/* getxattrat's struct xattr_args (Linux 6.13). */
+struct xattr_args {
+  uint64_t value;
+  uint32_t size;
+  uint32_t flags;
+};
+
+static int is_dot_or_dot_dot(const char *name) {
+  return name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0));
+}
+
+/* The label's size, or -errno: getxattrat where the kernel has it, else as NativeIo's fallback. */
+static long read_label(int dirfd, const char *name, const char *attribute, int xattr_at, char *value) {
+  if (xattr_at) {
+    struct xattr_args args = { (uint64_t) (uintptr_t) value, LABEL_MAX, 0 };
+    long size = syscall(SYS_getxattrat, dirfd, name, AT_SYMLINK_NOFOLLOW, attribute, &args, sizeof args);
+    return size < 0 ? -errno : size;
+  }
+  /* A kernel before 6.13: the entry opened as a path (never followed), read by its /proc name. */
+  int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) {
+    return -errno;
+  }
+  char proc[32];
+  snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+  long size = getxattr(proc, attribute, value, LABEL_MAX);
+  long result = size < 0 ? -errno : size;
+  close(fd);
+  return result;
+}
+
+/*
+ * Reads ahead the entries of dirents (length bytes of getdents64 records, dirfd's) from offset
+ * start on, skipping "." and "..": for each, in order, one record in out (out_size bytes):
+ *
+ *   int32  statx result: 0, the errno it failed with, or NOT_READ (then nothing else is set)
+ *   uint32 stx_mode
+ *   uint64 stx_nlink, stx_ino
+ *   uint32 stx_dev_major, stx_dev_minor
+ *   int64  stx_mtime.tv_sec, stx_ctime.tv_sec
+ *   uint32 stx_mtime.tv_nsec
+ *   int32  the label's size (its bytes follow, padded to 8), or -errno
+ *
+ * after an 8-byte header holding the offset of the first record not read (length when all were).
+ * It stops early when the next record might not fit. attribute is the NUL-terminated attribute's
+ * name; xattr_at whether to use getxattrat. Returns the bytes written, or -EINVAL.
+ */
+long relabel_read_ahead(int dirfd, const char *dirents, long length, long start, char *out, long out_size,
+    const char *attribute, int xattr_at) {
+  if (start < 0 || start > length || out_size < 8) {
+    return -EINVAL;
+  }
+  long at = start;
+  char *o = out + 8;
+  char *limit = out + out_size;
+  while (at < length) {
+    const struct linux_dirent64 *entry = (const struct linux_dirent64 *) (dirents + at);
+    if (!is_dot_or_dot_dot(entry->d_name)) {
+      if (limit - o < HEADER + LABEL_MAX) {
+        break;
+      }
+      memset(o, 0, HEADER);
+      if (entry->d_type == DT_DIR || entry->d_type == DT_UNKNOWN) {
+        *(int32_t *) o = NOT_READ;
+        o += HEADER;
+        at += entry->d_reclen;
+        continue;
+      }
+      struct statx status;
+      if (statx(dirfd, entry->d_name, AT_SYMLINK_NOFOLLOW, STATX_MASK, &status) < 0) {
+        *(int32_t *) o = errno;
+      } else {
+        *(uint32_t *) (o + 4) = status.stx_mode;
+        *(uint64_t *) (o + 8) = status.stx_nlink;
+        *(uint64_t *) (o + 16) = status.stx_ino;
+        *(uint32_t *) (o + 24) = status.stx_dev_major;
+        *(uint32_t *) (o + 28) = status.stx_dev_minor;
+        *(int64_t *) (o + 32) = status.stx_mtime.tv_sec;
+        *(int64_t *) (o + 40) = status.stx_ctime.tv_sec;
+        *(uint32_t *) (o + 48) = status.stx_mtime.tv_nsec;
+      }
+      long size = read_label(dirfd, entry->d_name, attribute, xattr_at, o + HEADER);
+      *(int32_t *) (o + 52) = (int32_t) size;
+      o += HEADER + (size > 0 ? (size + 7) & ~7L : 0);
+    }
+    at += entry->d_reclen;
+  }
+  *(int64_t *) out = at;
+  return o - out;
+}
