@@ -3,9 +3,10 @@
  * dev.relabel.nativeio.Libc.Own (NativeIo.readDirectoryAhead).
  *
  * Why it exists: a check makes two system calls per entry (statx and the label's getxattrat).
- * Made from Java, each costs a JNA transition on top of the call itself, and on a 142k-entry tree
- * those transitions were about half of relabel's wall time at one thread (benchmarks/RESULTS.md,
- * issue 14: 1.93-1.98x the C floor through JNA, 1.44-1.46x with this function). So for every
+ * Made from Java, each costs a JNA transition and its plumbing on top of the call itself: on a
+ * 142k-entry tree, a fifth to a quarter of relabel's wall time at one thread (benchmarks/RESULTS.md,
+ * issue 14, sixteenth and seventeenth passes: 1.96x the C floor through JNA, 1.57x with this
+ * function, which leaves directories to their visit). So for every
  * entry of one getdents64 chunk, this makes those two calls here and packs their results for the
  * Java side to read: one transition per chunk instead of two per entry.
  *

@@ -439,9 +439,9 @@ final class NativeIo {
    * The entry with what librelabel read of it at {@code result}: its status unless statx failed,
    * its label unless the read failed otherwise than with ENODATA (no label) or the file has
    * several names; nothing for a directory or an entry of unknown type, which librelabel leaves to
-   * the entry's visit. A failed read is
-   * left out, so that the entry's own call, if the walk makes it, fails or falls back as it always
-   * did (a kernel without getxattrat, a label over {@value #LABEL_BUFFER} bytes).
+   * the entry's visit. A failed read is left out, so that the entry's own call, if the walk makes
+   * it, fails or falls back as it always did (a kernel without getxattrat, a label over
+   * {@value #LABEL_BUFFER} bytes).
    */
   private static DirEntry readAheadEntry(byte[] name, int type, long inode, byte[] results, int result) {
     int statResult = (int) u32(results, result);
