@@ -20,6 +20,12 @@ public interface Kernel {
   /** {@code AT_FDCWD}: resolve relative to the working directory. */
   int AT_FDCWD = -100;
 
+  /**
+   * The system property naming librelabel's file (bin/relabel sets it), with which
+   * {@link #readDirectoryAhead} reads ahead.
+   */
+  String LIBRELABEL_PROPERTY = "relabel.native";
+
   /** {@code d_type} values of {@code getdents64}, as {@link DirEntry#type()} holds them. */
   int DT_UNKNOWN = 0;
   int DT_FIFO = 1;
@@ -99,14 +105,12 @@ public interface Kernel {
 
   /**
    * As {@link #readDirectory}, with each entry's status and label read in the same pass where
-   * {@link #readsAhead} (for a walk that reads most of them: far fewer native calls); an entry
-   * whose read failed carries none, and its own call answers as it always did; so does a directory
-   * or an entry of unknown type, never read ahead.
+   * relabel's own native library, librelabel, is loaded (for a walk that reads most of them: far
+   * fewer native calls); an entry whose read failed carries none, and its own call answers as it
+   * always did; so does a directory or an entry of unknown type, never read ahead. Without
+   * librelabel, the entries alone.
    */
   List<DirEntry> readDirectoryAhead(int fd, byte[] path) throws NativeIoException;
-
-  /** Whether {@link #readDirectoryAhead} reads statuses and labels: relabel's own native library is loaded. */
-  boolean readsAhead();
 
   /** The status of {@code name} under {@code dirfd}, not following a symlink; an empty name is {@code dirfd}. */
   FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException;

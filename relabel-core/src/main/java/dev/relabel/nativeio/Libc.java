@@ -183,7 +183,7 @@ final class Libc {
 
   /**
    * relabel's own library, librelabel (relabel-core/src/main/c/relabel.c), opened from the file the
-   * system property {@value #OWN_LIBRARY_PROPERTY} names (bin/relabel names the one built or
+   * system property {@value Kernel#LIBRELABEL_PROPERTY} names (bin/relabel names the one built or
    * installed beside the jar). Without it, or where it cannot be opened (a build without a C
    * compiler's output, another architecture's file), {@link #LIBRARY} is null and every entry is
    * read through the C library's calls, with the same results, slower. Opened at its first use,
@@ -194,7 +194,7 @@ final class Libc {
     static final Function READ_AHEAD = LIBRARY == null ? null : LIBRARY.getFunction("relabel_read_ahead");
 
     private static NativeLibrary open() {
-      String file = System.getProperty(OWN_LIBRARY_PROPERTY, "");
+      String file = System.getProperty(Kernel.LIBRELABEL_PROPERTY, "");
       if (file.isEmpty()) {
         return null;
       }
@@ -205,9 +205,6 @@ final class Libc {
       }
     }
   }
-
-  /** The system property naming librelabel's file. */
-  static final String OWN_LIBRARY_PROPERTY = "relabel.native";
 
   /** librelabel's direct mapping, bound with {@link Direct}'s: before that, its calls go through a Function. */
   private static final class OwnDirect {

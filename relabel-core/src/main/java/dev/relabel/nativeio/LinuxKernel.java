@@ -54,12 +54,6 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
-  public boolean readsAhead() {
-    WarmUp.await();
-    return NativeIo.readsAhead();
-  }
-
-  @Override
   public FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     WarmUp.await();
     return NativeIo.stat(dirfd, name, path);

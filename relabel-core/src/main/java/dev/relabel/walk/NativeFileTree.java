@@ -40,23 +40,21 @@ public final class NativeFileTree implements FileTree {
 
     @Override
     public List<Entry> entries() throws NativeIoException {
-      List<DirEntry> raw = KERNEL.readDirectory(fd, new byte[0]);
-      List<Entry> entries = new ArrayList<>(raw.size());
-      for (DirEntry entry : raw) {
-        entries.add(new Entry(entry.name(), typeOf(entry.type()), entry.inode()));
-      }
-      return entries;
+      return entries(KERNEL.readDirectory(fd, new byte[0]));
     }
 
     @Override
     public List<Entry> entriesReadAhead() throws NativeIoException {
-      if (!KERNEL.readsAhead()) {
-        return entries();
-      }
-      List<DirEntry> raw = KERNEL.readDirectoryAhead(fd, new byte[0]);
+      // Without librelabel, Kernel.readDirectoryAhead lists the entries alone.
+      return entries(KERNEL.readDirectoryAhead(fd, new byte[0]));
+    }
+
+    /** The walk's entries, each keeping what was read of it ahead (its DirEntry), where anything was. */
+    private static List<Entry> entries(List<DirEntry> raw) {
       List<Entry> entries = new ArrayList<>(raw.size());
       for (DirEntry entry : raw) {
-        entries.add(new Entry(entry.name(), typeOf(entry.type()), entry.inode(), entry));
+        Object ahead = entry.stat() != null || entry.labelRead() ? entry : null;
+        entries.add(new Entry(entry.name(), typeOf(entry.type()), entry.inode(), ahead));
       }
       return entries;
     }

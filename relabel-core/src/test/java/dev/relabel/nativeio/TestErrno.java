@@ -25,6 +25,11 @@ public final class TestErrno {
     set("readAheadWanted", on);
   }
 
+  /** Whether directory listings read ahead now: librelabel loaded and read-ahead on. */
+  public static boolean readsAhead() {
+    return NativeIo.readsAhead();
+  }
+
   private static void set(String switchField, boolean on) {
     try {
       Field field = NativeIo.class.getDeclaredField(switchField);

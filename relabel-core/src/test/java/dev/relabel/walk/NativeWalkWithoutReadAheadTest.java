@@ -2,7 +2,6 @@ package dev.relabel.walk;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.TestErrno;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,6 +25,6 @@ class NativeWalkWithoutReadAheadTest extends NativeWalkTest {
 
   @Test
   void readAheadIsOff() {
-    assertFalse(Kernel.linux().readsAhead());
+    assertFalse(TestErrno.readsAhead());
   }
 }

@@ -1,5 +1,6 @@
 package dev.relabel.cli.common;
 
+import dev.relabel.nativeio.Kernel;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +51,8 @@ public final class Version {
    * entry with calls of its own, slower.
    */
   static String librelabel() {
-    String file = System.getProperty("relabel.native", "");
+    // A compile-time constant: no class of relabel-core is loaded for it.
+    String file = System.getProperty(Kernel.LIBRELABEL_PROPERTY, "");
     return !file.isEmpty() && Files.isRegularFile(Path.of(file))
         ? "librelabel " + file
         : "librelabel none: each entry read with calls of its own";
