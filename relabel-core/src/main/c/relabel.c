@@ -5,17 +5,20 @@
  * Why it exists: a check makes two system calls per entry (statx and the label's getxattrat).
  * Made from Java, each costs a JNA transition and its plumbing on top of the call itself: on a
  * 142k-entry tree, a fifth to a quarter of relabel's wall time at one thread (benchmarks/RESULTS.md,
- * issue 14, sixteenth and seventeenth passes: 1.96x the C floor through JNA, 1.57x with this
- * function, which leaves directories to their visit). So for every
+ * issue 14, sixteenth to eighteenth passes: 1.96x the C floor through JNA, 1.57x with this
+ * function for files, less with directories too). So for every
  * entry of one getdents64 chunk, this makes those two calls here and packs their results for the
  * Java side to read: one transition per chunk instead of two per entry.
  *
  * It decides nothing: the Java side uses a result only where the walk would have made that very
  * call, and makes the call itself again for any result it does not take as it is (an error other
  * than ENODATA, a label larger than LABEL_MAX), so every error is reported by the one code path
- * that always reported it. Directories, and entries whose type the listing does not give, are not
- * read ahead: a directory's status and label are read at its visit, after the exclusions and -x,
- * so that nothing is read beneath an excluded name and no statx reaches an automount point.
+ * that always reported it. Entries whose type the listing does not give are not read ahead. A
+ * directory's status is read as fts's listing reads it, never triggering an automount (the walk's
+ * own statx asks the same); its label only when it is not the root of a mount: whatever is mounted
+ * inside the tree, a network filesystem the admin excluded included, is left to the directory's
+ * visit, which comes after the exclusions and -x. (A file's label is read where it lies: a file is
+ * never an automount point, and the walk already read files mounted over as setfiles does.)
  *
  * Build: cc -O2 -shared -fPIC (relabel-core's pom.xml). No state, no allocation, reentrant: every
  * worker thread calls it on its own buffers.
@@ -35,14 +38,20 @@
 #ifndef SYS_getxattrat
 #define SYS_getxattrat 464
 #endif
+#ifndef STATX_ATTR_MOUNT_ROOT
+#define STATX_ATTR_MOUNT_ROOT 0x2000
+#endif
 
-/* What NativeIo.stat asks statx for (STATX_BASIC_STATS), and the label buffer it reads first. */
+/* What NativeIo.stat asks statx for (STATX_BASIC_STATS) and how, and the label buffer it reads first. */
 #define STATX_MASK 0x7ff
+#define STATX_FLAGS (AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT)
 #define LABEL_MAX 4096
 /* One record's fixed part; the layout is NativeIo.readDirectoryAhead's, field for field. */
 #define HEADER 56
-/* The statx result of an entry not read ahead (a directory, or of unknown type). */
+/* The statx result of an entry not read ahead (of unknown type). */
 #define NOT_READ -1
+/* The label result of a directory whose label is left to its visit (a mount's root). */
+#define LABEL_NOT_READ INT32_MIN
 
 struct linux_dirent64 {
   uint64_t d_ino;
@@ -93,7 +102,7 @@ static long read_label(int dirfd, const char *name, const char *attribute, int x
  *   uint32 stx_dev_major, stx_dev_minor
  *   int64  stx_mtime.tv_sec, stx_ctime.tv_sec
  *   uint32 stx_mtime.tv_nsec
- *   int32  the label's size (its bytes follow, padded to 8), or -errno
+ *   int32  the label's size (its bytes follow, padded to 8), -errno, or LABEL_NOT_READ
  *
  * after an 8-byte header holding the offset of the first record not read (length when all were).
  * It stops early when the next record might not fit. attribute is the NUL-terminated attribute's
@@ -114,14 +123,15 @@ long relabel_read_ahead(int dirfd, const char *dirents, long length, long start,
         break;
       }
       memset(o, 0, HEADER);
-      if (entry->d_type == DT_DIR || entry->d_type == DT_UNKNOWN) {
+      if (entry->d_type == DT_UNKNOWN) {
         *(int32_t *) o = NOT_READ;
         o += HEADER;
         at += entry->d_reclen;
         continue;
       }
       struct statx status;
-      if (statx(dirfd, entry->d_name, AT_SYMLINK_NOFOLLOW, STATX_MASK, &status) < 0) {
+      int stat_failed = statx(dirfd, entry->d_name, STATX_FLAGS, STATX_MASK, &status) < 0;
+      if (stat_failed) {
         *(int32_t *) o = errno;
       } else {
         *(uint32_t *) (o + 4) = status.stx_mode;
@@ -132,6 +142,14 @@ long relabel_read_ahead(int dirfd, const char *dirents, long length, long start,
         *(int64_t *) (o + 32) = status.stx_mtime.tv_sec;
         *(int64_t *) (o + 40) = status.stx_ctime.tv_sec;
         *(uint32_t *) (o + 48) = status.stx_mtime.tv_nsec;
+      }
+      if (entry->d_type == DT_DIR && (stat_failed || !(status.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+          || (status.stx_attributes & STATX_ATTR_MOUNT_ROOT))) {
+        /* A mount's root, or a kernel that cannot tell (before 5.8): read at the visit. */
+        *(int32_t *) (o + 52) = LABEL_NOT_READ;
+        o += HEADER;
+        at += entry->d_reclen;
+        continue;
       }
       long size = read_label(dirfd, entry->d_name, attribute, xattr_at, o + HEADER);
       *(int32_t *) (o + 52) = (int32_t) size;

@@ -47,6 +47,13 @@ final class NativeIo {
   private static final int O_NONBLOCK = 04000;
   private static final int O_NOCTTY = 0400;
   private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+  /**
+   * A status never mounts what an automount point stands for, as fts's fstatat does not: the
+   * directory is labelled as it is, and mounted only if the walk enters it (and -x then stops there).
+   */
+  private static final int AT_NO_AUTOMOUNT = 0x800;
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFDIR = 0040000;
   private static final int AT_EMPTY_PATH = 0x1000;
   private static final int AT_REMOVEDIR = 0x200;
   private static final int STATX_BASIC = 0x7ff;
@@ -437,11 +444,11 @@ final class NativeIo {
 
   /**
    * The entry with what librelabel read of it at {@code result}: its status unless statx failed,
-   * its label unless the read failed otherwise than with ENODATA (no label) or the file has
-   * several names; nothing for a directory or an entry of unknown type, which librelabel leaves to
-   * the entry's visit. A failed read is left out, so that the entry's own call, if the walk makes
-   * it, fails or falls back as it always did (a kernel without getxattrat, a label over
-   * {@value #LABEL_BUFFER} bytes).
+   * its label unless the read failed otherwise than with ENODATA (no label), the file has several
+   * names, or it is a directory on which something is mounted; nothing for an entry of unknown
+   * type. What is left out is read by the entry's own call, if the walk makes it, which fails or
+   * falls back as it always did (a kernel without getxattrat, a label over {@value #LABEL_BUFFER}
+   * bytes).
    */
   private static DirEntry readAheadEntry(byte[] name, int type, long inode, byte[] results, int result) {
     int statResult = (int) u32(results, result);
@@ -455,16 +462,18 @@ final class NativeIo {
           u64(results, result + 32), u64(results, result + 40), (int) u32(results, result + 48));
     }
     int labelSize = (int) u32(results, result + 52);
-    if (stat == null || stat.nlink() > 1) {
+    if (stat == null || (stat.nlink() > 1 && (stat.mode() & S_IFMT) != S_IFDIR)) {
       // A file of several names may be written through another of them before this one is
       // visited (setfiles without -H relabels each name in turn, reading the label each time): its
-      // label is read at the visit. One whose status is unknown too.
+      // label is read at the visit. One whose status is unknown too. (A directory has one name;
+      // its link count is its subdirectories'.)
       return new DirEntry(name, type, inode, stat, false, null);
     }
     if (labelSize >= 0) {
       int label = result + READ_AHEAD_HEADER;
       return new DirEntry(name, type, inode, stat, true, Arrays.copyOfRange(results, label, label + labelSize));
     }
+    // -ENODATA: it has none. Any other: an error, or a mount's root (librelabel's LABEL_NOT_READ).
     return new DirEntry(name, type, inode, stat, labelSize == -Errno.ENODATA, null);
   }
 
@@ -500,7 +509,7 @@ final class NativeIo {
    */
   static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     Scratch scratch = scratch();
-    int flags = AT_SYMLINK_NOFOLLOW | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
+    int flags = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
     try {
       Libc.statx(dirfd, nativeName(scratch, name), flags, STATX_BASIC, scratch.statAddress);
     } catch (LastErrorException e) {
