@@ -13,12 +13,14 @@
  * It decides nothing: the Java side uses a result only where the walk would have made that very
  * call, and makes the call itself again for any result it does not take as it is (an error other
  * than ENODATA, a label larger than LABEL_MAX), so every error is reported by the one code path
- * that always reported it. Entries whose type the listing does not give are not read ahead. A
- * directory's status is read as fts's listing reads it, never triggering an automount (the walk's
- * own statx asks the same); its label only when it is not the root of a mount: whatever is mounted
- * inside the tree, a network filesystem the admin excluded included, is left to the directory's
- * visit, which comes after the exclusions and -x. (A file's label is read where it lies: a file is
- * never an automount point, and the walk already read files mounted over as setfiles does.)
+ * that always reported it. A directory's status is read as fts's listing reads it, never
+ * triggering an automount (the walk's own statx asks the same); its label only when it is not the
+ * root of a mount: whatever is mounted inside the tree, a network filesystem the admin excluded
+ * included, is left to the directory's visit, which comes after the exclusions and -x. (A file's
+ * label is read where it lies: a file is never an automount point, and the walk already read files
+ * mounted over as setfiles does.) Where the listing gives no type (DT_UNKNOWN: ext4 without its
+ * filetype feature, XFS without ftype, some network filesystems), the status says it, as it tells
+ * the walk.
  *
  * Build: cc -O2 -shared -fPIC (relabel-core's pom.xml). No state, no allocation, reentrant: every
  * worker thread calls it on its own buffers.
@@ -48,9 +50,7 @@
 #define LABEL_MAX 4096
 /* One record's fixed part; the layout is NativeIo.readDirectoryAhead's, field for field. */
 #define HEADER 56
-/* The statx result of an entry not read ahead (of unknown type). */
-#define NOT_READ -1
-/* The label result of a directory whose label is left to its visit (a mount's root). */
+/* The label result of an entry whose label is left to its visit (a mount's root; no status). */
 #define LABEL_NOT_READ INT32_MIN
 
 struct linux_dirent64 {
@@ -96,7 +96,7 @@ static long read_label(int dirfd, const char *name, const char *attribute, int x
  * Reads ahead the entries of dirents (length bytes of getdents64 records, dirfd's) from offset
  * start on, skipping "." and "..": for each, in order, one record in out (out_size bytes):
  *
- *   int32  statx result: 0, the errno it failed with, or NOT_READ (then nothing else is set)
+ *   int32  statx result: 0, or the errno it failed with (then no other status field is set)
  *   uint32 stx_mode
  *   uint64 stx_nlink, stx_ino
  *   uint32 stx_dev_major, stx_dev_minor
@@ -123,12 +123,6 @@ long relabel_read_ahead(int dirfd, const char *dirents, long length, long start,
         break;
       }
       memset(o, 0, HEADER);
-      if (entry->d_type == DT_UNKNOWN) {
-        *(int32_t *) o = NOT_READ;
-        o += HEADER;
-        at += entry->d_reclen;
-        continue;
-      }
       struct statx status;
       int stat_failed = statx(dirfd, entry->d_name, STATX_FLAGS, STATX_MASK, &status) < 0;
       if (stat_failed) {
@@ -143,9 +137,11 @@ long relabel_read_ahead(int dirfd, const char *dirents, long length, long start,
         *(int64_t *) (o + 40) = status.stx_ctime.tv_sec;
         *(uint32_t *) (o + 48) = status.stx_mtime.tv_nsec;
       }
-      if (entry->d_type == DT_DIR && (stat_failed || !(status.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
-          || (status.stx_attributes & STATX_ATTR_MOUNT_ROOT))) {
-        /* A mount's root, or a kernel that cannot tell (before 5.8): read at the visit. */
+      /* A directory as its status says, whatever the listing said (or did not). */
+      if (stat_failed || (S_ISDIR(status.stx_mode) && (!(status.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+          || (status.stx_attributes & STATX_ATTR_MOUNT_ROOT)))) {
+        /* No status (the walk then reads neither ahead), or a mount's root, or a kernel that
+           cannot tell one (before 5.8): read at the visit. */
         *(int32_t *) (o + 52) = LABEL_NOT_READ;
         o += HEADER;
         at += entry->d_reclen;

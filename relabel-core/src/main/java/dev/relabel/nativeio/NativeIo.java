@@ -74,8 +74,6 @@ final class NativeIo {
   private static final int AHEAD_BUFFER = 128 * 1024;
   /** A librelabel result's fixed part, before the label. */
   private static final int READ_AHEAD_HEADER = 56;
-  /** A librelabel result's statx field for an entry it did not read (relabel.c's NOT_READ). */
-  private static final int NOT_READ_AHEAD = -1;
   /** Linux's PATH_MAX, with the NUL: the buffer realpath(3) writes into. */
   private static final int PATH_MAX = 4096;
   /**
@@ -445,16 +443,13 @@ final class NativeIo {
   /**
    * The entry with what librelabel read of it at {@code result}: its status unless statx failed,
    * its label unless the read failed otherwise than with ENODATA (no label), the file has several
-   * names, or it is a directory on which something is mounted; nothing for an entry of unknown
-   * type. What is left out is read by the entry's own call, if the walk makes it, which fails or
-   * falls back as it always did (a kernel without getxattrat, a label over {@value #LABEL_BUFFER}
-   * bytes).
+   * names, or it is a directory on which something is mounted (an entry of unknown type, DT_UNKNOWN,
+   * included: librelabel reads its status to tell). What is left out is read by the entry's own
+   * call, if the walk makes it, which fails or falls back as it always did (a kernel without
+   * getxattrat, a label over {@value #LABEL_BUFFER} bytes).
    */
   private static DirEntry readAheadEntry(byte[] name, int type, long inode, byte[] results, int result) {
     int statResult = (int) u32(results, result);
-    if (statResult == NOT_READ_AHEAD) {
-      return new DirEntry(name, type, inode);
-    }
     FileStat stat = null;
     if (statResult == 0) {
       long device = u32(results, result + 24) << 32 | u32(results, result + 28);

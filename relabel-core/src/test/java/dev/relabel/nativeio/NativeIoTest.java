@@ -157,6 +157,73 @@ class NativeIoTest {
     }
   }
 
+  /**
+   * Where the listing gives no type (DT_UNKNOWN: here ext4 made without its filetype feature, as
+   * XFS without ftype and some network filesystems list), librelabel reads the status to tell a
+   * directory, and the rest as where types are given.
+   */
+  @Test
+  void readsAheadWhereTheListingGivesNoType() throws Exception {
+    Path image = dir.resolve("untyped.img");
+    Path tree = Files.createDirectory(dir.resolve("untyped"));
+    AttrTrees.check(List.of("truncate", "-s", "32M", image.toString()), dir);
+    AttrTrees.check(List.of("mkfs.ext4", "-q", "-O", "^filetype", image.toString()), dir);
+    AttrTrees.mount(List.of("mount", "-o", "loop", image.toString(), tree.toString()), dir);
+    try {
+      Files.createDirectories(tree.resolve("sub/inner"));
+      Path mounted = Files.createDirectory(tree.resolve("mnt"));
+      AttrTrees.mount(List.of("mount", "-t", "tmpfs", "-o", "size=1m", "relabel-test-inner", mounted.toString()), dir);
+      try {
+        readAheadUntyped(tree);
+      } finally {
+        AttrTrees.check(List.of("umount", mounted.toString()), dir);
+      }
+    } finally {
+      AttrTrees.check(List.of("umount", tree.toString()), dir);
+    }
+  }
+
+  private void readAheadUntyped(Path tree) throws Exception {
+    for (int i = 0; i < 300; i++) {
+      Files.writeString(tree.resolve("f" + i), "");
+    }
+    Files.createSymbolicLink(tree.resolve("link"), tree.resolve("sub"));
+    Files.createLink(tree.resolve("hard"), tree.resolve("f1"));
+    AttrTrees.check(List.of("mkfifo", tree.resolve("fifo").toString()), dir);
+    Files.writeString(tree.resolve("unlabelled"), "");
+    Kernel kernel = Kernel.linux();
+    int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(tree.toString()), new byte[0]);
+    try {
+      for (String name : List.of("sub", "mnt", "link", "fifo", "lost+found")) {
+        NativeIo.setLabel(fd, c(name), c("system_u:object_r:" + name.replace('+', '_') + "_t:s0"), new byte[0]);
+      }
+      for (int i = 0; i < 300; i++) {
+        NativeIo.setLabel(fd, c("f" + i), c("system_u:object_r:t" + i + "_t:s0"), new byte[0]);
+      }
+      List<DirEntry> ahead = NativeIo.readDirectoryAhead(fd, new byte[0]);
+      assertEquals(307, ahead.size());
+      int labelsRead = 0;
+      for (DirEntry entry : ahead) {
+        String name = new String(entry.name(), US_ASCII);
+        assertEquals(Kernel.DT_UNKNOWN, entry.type(), name);
+        assertEquals(kernel.stat(fd, entry.name(), new byte[0]), entry.stat(), name);
+        if (name.equals("mnt") || name.equals("hard") || name.equals("f1")) {
+          // A mount's root (its status alone tells it is a directory), and two names of one file.
+          assertFalse(entry.labelRead(), name);
+          continue;
+        }
+        assertTrue(entry.labelRead(), name);
+        assertArrayEquals(kernel.getLabel(fd, entry.name(), new byte[0]), entry.label(), name);
+        labelsRead++;
+      }
+      assertEquals(304, labelsRead);
+      assertNull(ahead.stream().filter(e -> new String(e.name(), US_ASCII).equals("unlabelled")).findFirst()
+          .orElseThrow().label(), "no label is null, not an error");
+    } finally {
+      NativeIo.closeQuietly(fd);
+    }
+  }
+
   @Test
   void setsAndReadsLabelsWithoutFollowingSymlinks() throws Exception {
     Path target = dir.resolve("target");

@@ -57,8 +57,9 @@ class NativeWalkTest {
 
   @AfterEach
   void unmount() throws Exception {
-    for (Path mount : mounts) {
-      DiskLabels.bash(dir, "umount " + mount);
+    // The last made first: a mount made inside another goes before it.
+    for (int i = mounts.size() - 1; i >= 0; i--) {
+      DiskLabels.bash(dir, "umount " + mounts.get(i));
     }
   }
 
@@ -324,6 +325,40 @@ class NativeWalkTest {
     for (Path p : List.of(mnt, inner, sub)) {
       assertEquals("staff_u:staff_r:etc_t:s0-s0:c1", DiskLabels.get(p), p.toString());
     }
+  }
+
+  /**
+   * A filesystem whose listings give no entry type (DT_UNKNOWN: ext4 made without its filetype
+   * feature, as XFS without ftype and some network filesystems list): each entry's status says
+   * what it is, so per-type specs apply as elsewhere; a mount inside is labelled at its visit, or
+   * with -x left alone.
+   */
+  @ParameterizedTest(name = "-x {0}")
+  @ValueSource(booleans = {false, true})
+  void aFilesystemWhoseListingsGiveNoTypeIsLabelledByEachEntrysStatus(boolean oneFilesystem) throws Exception {
+    LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0", "TREE/.*  -d  system_u:object_r:bin_t:s0",
+        "TREE/.*  -l  system_u:object_r:lib_t:s0");
+    Path image = dir.resolve("untyped.img");
+    DiskLabels.bash(dir, "truncate -s 32M " + image + " && mkfs.ext4 -q -O ^filetype " + image);
+    Path untyped = mount(List.of("mount", "-o", "loop", image.toString(), tree.toString()), tree);
+    Path sub = Files.createDirectories(untyped.resolve("sub/inner")).getParent();
+    Path f = file("sub/f", OLD);
+    Path link = Files.createSymbolicLink(untyped.resolve("link"), Path.of("sub"));
+    Path mnt = mountTmpfs(untyped.resolve("mnt"));
+    Path inMount = Files.createFile(mnt.resolve("g"));
+    for (Path p : List.of(untyped, sub, sub.resolve("inner"), link, mnt, inMount)) {
+      DiskLabels.set(p, OLD);
+    }
+    RelabelReport report = run(matcher, RelabelOptions.defaults().withOneFilesystem(oneFilesystem), RelabelListener.NONE,
+        tree);
+    assertEquals(List.of(), report.failures());
+    String dirLabel = "staff_u:staff_r:bin_t:s0-s0:c1";
+    assertEquals(Map.of("sub", dirLabel, "sub/inner", dirLabel, "sub/f", "staff_u:staff_r:etc_t:s0-s0:c1", "link",
+        "staff_u:staff_r:lib_t:s0-s0:c1", "lost+found", "system_u:object_r:bin_t:s0"),
+        Map.of("sub", DiskLabels.get(sub), "sub/inner", DiskLabels.get(sub.resolve("inner")), "sub/f", DiskLabels.get(f),
+            "link", DiskLabels.get(link), "lost+found", DiskLabels.get(untyped.resolve("lost+found"))));
+    assertEquals(oneFilesystem ? OLD : dirLabel, DiskLabels.get(mnt), "the mount's root");
+    assertEquals(oneFilesystem ? OLD : "staff_u:staff_r:etc_t:s0-s0:c1", DiskLabels.get(inMount));
   }
 
   @Test
