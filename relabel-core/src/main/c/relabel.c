@@ -5,10 +5,10 @@
  * Why it exists: a check makes two system calls per entry (statx and the label's getxattrat).
  * Made from Java, each costs a JNA transition and its plumbing on top of the call itself: on a
  * 142k-entry tree, a fifth to a quarter of relabel's wall time at one thread (benchmarks/RESULTS.md,
- * issue 14, sixteenth to eighteenth passes: 1.96x the C floor through JNA, 1.57x with this
- * function for files, less with directories too). So for every
- * entry of one getdents64 chunk, this makes those two calls here and packs their results for the
- * Java side to read: one transition per chunk instead of two per entry.
+ * issue 14, sixteenth to eighteenth passes: 1.92-1.96x the C floor through JNA, 1.57x with this
+ * function for files, 1.49x with directories too). So for every entry of one getdents64 chunk,
+ * this makes those two calls here and packs their results for the Java side to read: one
+ * transition per chunk instead of two per entry.
  *
  * It decides nothing: the Java side uses a result only where the walk would have made that very
  * call, and makes the call itself again for any result it does not take as it is (an error other

@@ -52,10 +52,10 @@ final class NativeIo {
    * directory is labelled as it is, and mounted only if the walk enters it (and -x then stops there).
    */
   private static final int AT_NO_AUTOMOUNT = 0x800;
-  private static final int S_IFMT = 0170000;
-  private static final int S_IFDIR = 0040000;
   private static final int AT_EMPTY_PATH = 0x1000;
   private static final int AT_REMOVEDIR = 0x200;
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFDIR = 0040000;
   private static final int STATX_BASIC = 0x7ff;
   private static final int DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   private static final long SYS_OPENAT2 = 437;

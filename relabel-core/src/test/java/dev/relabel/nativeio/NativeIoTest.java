@@ -59,29 +59,33 @@ class NativeIoTest {
     // several calls per chunk; beside them every kind of entry and of label read. On tmpfs, which
     // stores a value larger than ext4's block.
     Path tree = Files.createDirectory(dir.resolve("tree"));
-    AttrTrees.mount(List.of("mount", "-t", "tmpfs", "-o", "size=64m", "relabel-test", tree.toString()), dir);
+    mounted(List.of("mount", "-t", "tmpfs", "-o", "size=64m", "relabel-test", tree.toString()), tree, () -> {
+      for (int i = 0; i < 2000; i++) {
+        Files.writeString(tree.resolve("n".repeat(100) + i), "");
+      }
+      Files.createDirectories(tree.resolve("sub/inner"));
+      Path mnt = Files.createDirectory(tree.resolve("mnt"));
+      mounted(List.of("mount", "-t", "tmpfs", "-o", "size=1m", "relabel-test-inner", mnt.toString()), mnt,
+          () -> readAheadOnTmpfs(tree, xattrAt));
+    });
+  }
+
+  /** What a test does while a filesystem is mounted. */
+  private interface WhileMounted {
+    void run() throws Exception;
+  }
+
+  /** Runs {@code body} while {@code mount} has a filesystem mounted at {@code at}; unmounts it after. */
+  private void mounted(List<String> mount, Path at, WhileMounted body) throws Exception {
+    AttrTrees.mount(mount, dir);
     try {
-      readAheadOnTmpfs(tree, xattrAt);
+      body.run();
     } finally {
-      AttrTrees.check(List.of("umount", tree.toString()), dir);
+      AttrTrees.check(List.of("umount", at.toString()), dir);
     }
   }
 
   private void readAheadOnTmpfs(Path tree, boolean xattrAt) throws Exception {
-    for (int i = 0; i < 2000; i++) {
-      Files.writeString(tree.resolve("n".repeat(100) + i), "");
-    }
-    Files.createDirectories(tree.resolve("sub/inner"));
-    Path mounted = Files.createDirectory(tree.resolve("mnt"));
-    AttrTrees.mount(List.of("mount", "-t", "tmpfs", "-o", "size=1m", "relabel-test-inner", mounted.toString()), dir);
-    try {
-      readAheadWithMount(tree, xattrAt);
-    } finally {
-      AttrTrees.check(List.of("umount", mounted.toString()), dir);
-    }
-  }
-
-  private void readAheadWithMount(Path tree, boolean xattrAt) throws Exception {
     boolean was = Kernel.linux().usesXattrAt();
     String longName = "n".repeat(100);
     Files.createSymbolicLink(tree.resolve("link"), tree.resolve("sub"));
@@ -168,19 +172,12 @@ class NativeIoTest {
     Path tree = Files.createDirectory(dir.resolve("untyped"));
     AttrTrees.check(List.of("truncate", "-s", "32M", image.toString()), dir);
     AttrTrees.check(List.of("mkfs.ext4", "-q", "-O", "^filetype", image.toString()), dir);
-    AttrTrees.mount(List.of("mount", "-o", "loop", image.toString(), tree.toString()), dir);
-    try {
+    mounted(List.of("mount", "-o", "loop", image.toString(), tree.toString()), tree, () -> {
       Files.createDirectories(tree.resolve("sub/inner"));
-      Path mounted = Files.createDirectory(tree.resolve("mnt"));
-      AttrTrees.mount(List.of("mount", "-t", "tmpfs", "-o", "size=1m", "relabel-test-inner", mounted.toString()), dir);
-      try {
-        readAheadUntyped(tree);
-      } finally {
-        AttrTrees.check(List.of("umount", mounted.toString()), dir);
-      }
-    } finally {
-      AttrTrees.check(List.of("umount", tree.toString()), dir);
-    }
+      Path mnt = Files.createDirectory(tree.resolve("mnt"));
+      mounted(List.of("mount", "-t", "tmpfs", "-o", "size=1m", "relabel-test-inner", mnt.toString()), mnt,
+          () -> readAheadUntyped(tree));
+    });
   }
 
   private void readAheadUntyped(Path tree) throws Exception {
