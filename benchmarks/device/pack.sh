@@ -13,6 +13,10 @@
 #   policy/        this machine's file_contexts and the files beside it that relabel reads
 #                  (Debian's reference policy; the device has none)
 #
+# The jlink of Debian 12's JDK 17 needs glibc 2.34 or later where it runs (librelabel 2.28, the floor
+# nothing); for an older system, pack from Temurin's JDK (glibc 2.17), which run.sh then names:
+#   JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 benchmarks/device/pack.sh
+#
 # Build first (mvn -B -DskipTests package). Usage: benchmarks/device/pack.sh
 # Then, on the device, from the checkout's root:
 #   benchmarks/device/run.sh benchmarks/target/device-kit.tar.gz [ROUNDS [THREADS...]]

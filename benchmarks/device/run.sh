@@ -34,6 +34,13 @@ relabel="$kit/bin/relabel"
 floor="$kit/check-floor"
 fc="$kit/policy/file_contexts"
 tree="$work/tree"
+if ! "$java" -version >/dev/null 2>&1; then
+  # Debian 12's JDK, jlinked, needs glibc 2.34 or later; Temurin's builds need 2.17 (librelabel 2.28).
+  echo "run.sh: the kit's java does not start here ($(ldd --version 2>&1 | head -n 1)):" >&2
+  "$java" -version 2>&1 | tail -n 3 >&2
+  echo "run.sh: pack the kit from an older-glibc build: JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 benchmarks/device/pack.sh (and name that runtime beside the figures)" >&2
+  exit 1
+fi
 "$kit/lib/relabel/make-archives" "$kit/share/relabel" "$java"
 
 echo "== machine"
