@@ -11,6 +11,11 @@ public record FileStat(int mode, long nlink, long inode, long device, long mtime
     return mode & 0170000;
   }
 
+  /** Whether it is a directory ({@code S_ISDIR}). */
+  public boolean isDirectory() {
+    return fileFormat() == 0040000;
+  }
+
   /**
    * The modification time in nanoseconds since the epoch (as {@code find -newermt} compares it),
    * saturated as {@code FileTime.to(NANOSECONDS)} saturates: a time before 1677 or after 2262 (a

@@ -107,8 +107,8 @@ public interface Kernel {
    * As {@link #readDirectory}, with each entry's status and label read in the same pass where
    * relabel's own native library, librelabel, is loaded (for a walk that reads most of them: far
    * fewer native calls); an entry whose read failed carries none, and its own call answers as it
-   * always did; so does a directory or an entry of unknown type, never read ahead. Without
-   * librelabel, the entries alone.
+   * always did; so does the label of a directory on which something is mounted, never read ahead.
+   * Without librelabel, the entries alone.
    */
   List<DirEntry> readDirectoryAhead(int fd, byte[] path) throws NativeIoException;
 

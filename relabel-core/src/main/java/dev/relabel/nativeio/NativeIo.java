@@ -54,8 +54,6 @@ final class NativeIo {
   private static final int AT_NO_AUTOMOUNT = 0x800;
   private static final int AT_EMPTY_PATH = 0x1000;
   private static final int AT_REMOVEDIR = 0x200;
-  private static final int S_IFMT = 0170000;
-  private static final int S_IFDIR = 0040000;
   private static final int STATX_BASIC = 0x7ff;
   private static final int DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   private static final long SYS_OPENAT2 = 437;
@@ -457,7 +455,7 @@ final class NativeIo {
           u64(results, result + 32), u64(results, result + 40), (int) u32(results, result + 48));
     }
     int labelSize = (int) u32(results, result + 52);
-    if (stat == null || (stat.nlink() > 1 && (stat.mode() & S_IFMT) != S_IFDIR)) {
+    if (stat == null || (stat.nlink() > 1 && !stat.isDirectory())) {
       // A file of several names may be written through another of them before this one is
       // visited (setfiles without -H relabels each name in turn, reading the label each time): its
       // label is read at the visit. One whose status is unknown too. (A directory has one name;

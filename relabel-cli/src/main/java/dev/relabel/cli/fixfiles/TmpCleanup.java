@@ -166,7 +166,7 @@ public final class TmpCleanup {
   private void removeTree(Directory parent, Entry entry) {
     try {
       FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
-      if (stat.fileFormat() == 0040000) {
+      if (stat.isDirectory()) {
         Directory directory = enter(parent, entry);
         if (directory == null) {
           return;
