@@ -71,6 +71,9 @@ judge() { # NAME RESULTS
       "VMTEST not ok "*) record "not ok" "$1: ${line#VMTEST not ok }" ;;
     esac
   done < <(grep -a -E '^VMTEST (ok|not ok) ' "$console" | tr -d '\r')
+  # Where the boot's time went: the longest stretches before a verdict ("boot": until the checks began).
+  tr -d '\r' < "$console" | awk '/^VMTEST at / { if (seen) printf "%.0f %s\n", $3 - last, $4; else printf "%.0f boot\n", $3; last = $3; seen = 1 }' \
+    | sort -rn | head -8 | awk -v name="$1" 'BEGIN { printf "  %s, longest stretches (s):", name } { printf " %s %s;", $1, $2 } END { print "" }' || true
 }
 # The module's rights, as sesearch reads them from the image's policy: systemd starts the launcher in
 # relabel_t, which may relabel files and run the JVM (execmem), and has no mac_admin (capability2)

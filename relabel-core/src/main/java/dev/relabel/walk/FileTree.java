@@ -66,7 +66,7 @@ public interface FileTree {
     /**
      * As {@link #entries}, for a walk that will read the status or label of most of them: a tree
      * that can read those with the listing, for less than one call each, does (the real tree with
-     * librelabel), for entries other than directories. Such reads have no effect on the files, but
+     * librelabel), for entries other than a mount's root. Such reads have no effect on the files, but
      * may include entries the walk then leaves alone (no context, another filesystem under -x).
      * By default the entries alone.
      */
