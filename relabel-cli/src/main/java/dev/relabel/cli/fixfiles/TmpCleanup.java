@@ -227,7 +227,7 @@ public final class TmpCleanup {
           FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
           int format = stat.fileFormat();
           fix(parent.fd(), entry.name(), entry.path(), format == 0140000 || format == 0010000);
-          if (format == 0040000) {
+          if (stat.isDirectory()) {
             Directory child = enter(parent, entry);
             if (child != null) {
               try {
