@@ -131,6 +131,13 @@ public interface Kernel {
   long filesystemType(int fd, byte[] path) throws NativeIoException;
 
   /**
+   * The filesystem magic ({@code f_type}) of the filesystem at {@code path} (without its NUL),
+   * every symlink in it followed, the last component's too: statfs(2), whose lookup mounts what an
+   * automount point there stands for.
+   */
+  long filesystemTypeAt(byte[] path) throws NativeIoException;
+
+  /**
    * The inodes in use on the filesystem holding {@code path} (NUL-terminated), {@code f_files -
    * f_ffree} of statfs(2); 0 when the filesystem does not count inodes.
    */

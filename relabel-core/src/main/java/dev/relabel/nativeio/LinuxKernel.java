@@ -90,6 +90,12 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
+  public long filesystemTypeAt(byte[] path) throws NativeIoException {
+    WarmUp.await();
+    return NativeIo.filesystemTypeAt(path);
+  }
+
+  @Override
   public long inodesInUse(byte[] path, byte[] shown) throws NativeIoException {
     WarmUp.await();
     return NativeIo.inodesInUse(path, shown);

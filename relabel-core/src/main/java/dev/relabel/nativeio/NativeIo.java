@@ -554,16 +554,30 @@ final class NativeIo {
    * does not count inodes (f_files is 0 on some, btrfs included).
    */
   static long inodesInUse(byte[] path, byte[] shown) throws NativeIoException {
+    Memory buffer = statfs(path, shown);
+    // struct statfs on x86-64 and aarch64: seven 8-byte fields, f_files at 40, f_ffree at 48.
+    long files = buffer.getLong(40);
+    long free = buffer.getLong(48);
+    return files > free ? files - free : 0;
+  }
+
+  /**
+   * The filesystem magic ({@code f_type}) of the filesystem at {@code path} (without its NUL), every
+   * symlink in it followed: statfs(2), whose lookup mounts what an automount point stands for.
+   */
+  static long filesystemTypeAt(byte[] path) throws NativeIoException {
+    return statfs(nul(path), path).getLong(0);
+  }
+
+  /** statfs(2) of {@code path} (NUL-terminated) into this thread's scratch buffer. */
+  private static Memory statfs(byte[] path, byte[] shown) throws NativeIoException {
     Memory buffer = scratch().stat;
     try {
       Libc.statfs(path, buffer);
     } catch (LastErrorException e) {
       throw NativeIoException.of("statfs", shown, e.getErrorCode());
     }
-    // struct statfs on x86-64 and aarch64: seven 8-byte fields, f_files at 40, f_ffree at 48.
-    long files = buffer.getLong(40);
-    long free = buffer.getLong(48);
-    return files > free ? files - free : 0;
+    return buffer;
   }
 
   /** Whether {@code fd} is a terminal (isatty(3)), to decide whether to draw a progress bar. */

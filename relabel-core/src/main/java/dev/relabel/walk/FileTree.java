@@ -146,6 +146,15 @@ public interface FileTree {
   Directory open(byte[] path) throws IOException;
 
   /**
+   * The type ({@code statfs}'s {@code f_type}) of the filesystem at {@code path} (absolute), a
+   * symlink in it followed, its last component's too; 0 when unknown. On the real tree, as
+   * statfs(2), the lookup mounts what an automount point there stands for.
+   */
+  default long filesystemTypeAt(byte[] path) throws IOException {
+    return 0;
+  }
+
+  /**
    * Opens the directory part of a path given, to look up, label and open the names in it, never to
    * list it: search permission on it is enough (a directory with mode 0100 holding a file to
    * label), and a symlink in it is followed ({@code link-to-dir/file}), as chcon resolves the path.

@@ -30,6 +30,11 @@ public final class NativeFileTree implements FileTree {
     return new NativeDirectory(KERNEL.openSearchOnly(path));
   }
 
+  @Override
+  public long filesystemTypeAt(byte[] path) throws NativeIoException {
+    return KERNEL.filesystemTypeAt(path);
+  }
+
   private static final class NativeDirectory implements Directory {
     private final int fd;
     private boolean closed;

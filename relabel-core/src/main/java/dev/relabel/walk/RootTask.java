@@ -58,6 +58,16 @@ final class RootTask extends CountedCompleter<Void> {
         parent = walk.tree.openForLookup(parentPath);
       }
       FileTree.Status status = parent.status(name, path);
+      boolean descend = status.type() == FileType.DIRECTORY && walk.options.recurse();
+      long filesystemType = 0;
+      if (descend) {
+        // As selinux_restorecon, which statfs's a root it walks (for its filesystem's type) between
+        // its lstat and fts's: the lookup mounts what an automount point there stands for (autofs's
+        // /home/USER, systemd's /boot/efi), and the root then labelled and walked is the mounted
+        // filesystem's. A status alone mounts nothing: without this, an autofs directory's label.
+        filesystemType = walk.tree.filesystemTypeAt(path);
+        status = parent.status(name, path);
+      }
       // As selinux_restorecon: with recursion the root is checked as fts meets it, so only a
       // directory can be excluded; without, any root is. Both by prefix (check_excluded).
       if ((status.type() == FileType.DIRECTORY || !walk.options.recurse()) && walk.isExcludedRoot(path)) {
@@ -69,13 +79,9 @@ final class RootTask extends CountedCompleter<Void> {
             + PathBytes.text(PathBytes.fromLatin1(walk.options.alternateRoot().orElseThrow())));
         return;
       }
-      boolean descend = status.type() == FileType.DIRECTORY && walk.options.recurse();
       if (descend && walk.options.digests() != DirectoryDigests.OFF) {
         // libselinux decides by the root's filesystem alone, then checks the root as any directory.
-        if (directory == null) {
-          directory = parent.openChild(name, path);
-        }
-        walk.beginDigests(directory.filesystemType(path));
+        walk.beginDigests(filesystemType);
         if (walk.digestsActive() && walk.skipUnchanged(parent, name, path, status)) {
           return;
         }

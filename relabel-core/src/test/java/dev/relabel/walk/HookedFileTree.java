@@ -28,6 +28,12 @@ final class HookedFileTree implements FileTree {
     return new HookedDirectory(tree.open(path));
   }
 
+  @Override
+  public long filesystemTypeAt(byte[] path) throws IOException {
+    hook.before("filesystemTypeAt", new byte[0], path);
+    return tree.filesystemTypeAt(path);
+  }
+
   private final class HookedDirectory implements Directory {
     private final Directory directory;
 

@@ -410,6 +410,42 @@ class NativeWalkTest {
     assertEquals(null, DiskLabels.get(sub.resolve("inner")), "the mounted filesystem was not walked");
   }
 
+  @Test
+  void aRootIsWalkedOnTheFilesystemItsLookupMounts() throws Exception {
+    // selinux_restorecon statfs's a root it walks before fts reads the root's status: on an
+    // automount point that lookup mounts what the point stands for, whose root is then labelled
+    // and walked, -x keeping to it (the SELinux VM tests compare this with restorecon on a systemd
+    // automount). This host has no autofs: the hook mounts a tmpfs where the walk asks for the
+    // root's filesystem type, as the kernel mounts one there.
+    LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
+    Path point = Files.createDirectory(tree.resolve("point"));
+    DiskLabels.set(point, OLD);
+    List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+    FileTree automounting = new HookedFileTree(new NativeFileTree(), (operation, name, path) -> {
+      if (operation.equals("filesystemTypeAt")) {
+        asked.add(new String(path, StandardCharsets.ISO_8859_1));
+        try {
+          mountTmpfs(point);
+          DiskLabels.set(point, OLD);
+          file("point/inner", OLD);
+        } catch (Exception e) {
+          throw new IOException(e);
+        }
+      }
+    });
+    RelabelReport report;
+    try (Relabeler relabeler = new Relabeler(matcher, Set.of(), RelabelOptions.defaults().withOneFilesystem(true),
+        automounting, RelabelListener.NONE)) {
+      report = relabeler.run(List.of(point));
+    }
+    assertEquals(List.of(point.toString()), asked, "the root's filesystem asked for once");
+    assertEquals(List.of(), report.failures());
+    assertEquals(2, report.visited(), "the mounted root and its file");
+    assertEquals("staff_u:staff_r:etc_t:s0-s0:c1", DiskLabels.get(point), "the mounted filesystem's root");
+    assertEquals("staff_u:staff_r:etc_t:s0-s0:c1", DiskLabels.get(point.resolve("inner")),
+        "-x keeps to the mounted filesystem, not the one the point is on");
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Hard links
 
