@@ -44,7 +44,6 @@ with open(os.path.join(top, "modules.dep")) as lines:
     for line in lines:
         path, _, rest = line.partition(":")
         deps[path] = rest.split()
-builtin = set()
 with open(os.path.join(top, "modules.builtin")) as lines:
     builtin = {name(line.strip()) for line in lines}
 missing = wanted - {name(p) for p in deps} - builtin
