@@ -156,8 +156,8 @@ run_scenario() {
       judge "$scenario" "$out/$scenario.boot1.results"
       ;;
     kernel-permissive | kernel-enforcing)
-      # The same image in both (SELINUX=enforcing in its config); the permissive boot says
-      # enforcing=0 on the kernel's command line.
+      # Each makes its own image, the same kind (SELINUX=enforcing in its config); the permissive
+      # boot says enforcing=0 on the kernel's command line.
       make_image kernel enforcing "$dir"
       if [ "$scenario" = kernel-permissive ]; then
         boot "$dir" "$scenario" enforcing=0 || return 0
