@@ -12,7 +12,7 @@
 # Scenarios run side by side, each with its own image, its log (NAME.log, printed whole when it
 # ends) and its verdicts, started in the order given (the default: longest first). On two host
 # CPUs two guests slow each other (under TCG a guest keeps more than one busy), yet the four
-# shorter boots running beside the longest cut the phase from ~2,140 s to ~1,860 s.
+# shorter boots running beside the longest cut the phase from ~2,140 s to 1,600-1,860 s.
 #
 # Environment: RELABEL_VM_CACHE (the cached Debian root, default /var/cache/relabel-vm),
 # RELABEL_VM_JOBS (scenarios at once, default: the host's CPUs, at most one per 3 GiB of available
@@ -34,8 +34,8 @@ for scenario in "${asked[@]}"; do
       | debian-autorelabel-permissive | debian-autorelabel-enforcing) add=("$scenario") ;;
     *) echo "vm: unknown scenario $scenario" >&2; exit 2 ;;
   esac
-  for scenario in "${add[@]}"; do # once each: two jobs of one scenario would share its image
-    [[ " ${scenarios[*]} " == *" $scenario "* ]] || scenarios+=("$scenario")
+  for one in "${add[@]}"; do # once each: two jobs of one scenario would share its image
+    [[ " ${scenarios[*]} " == *" $one "* ]] || scenarios+=("$one")
   done
 done
 memory_jobs=$(( $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) / (3 * 1024 * 1024) ))
