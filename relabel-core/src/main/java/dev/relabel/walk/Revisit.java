@@ -8,10 +8,11 @@ import java.util.List;
 
 /**
  * Reaches entries a walk met again once the walk is done, without having kept a descriptor open:
- * from the root's parent, one {@code O_NOFOLLOW} directory at a time, sharing the ancestors that
- * neighbours have in common (the entries are taken in path order), and only when the entry is
- * still the one the walk met (device and inode). Directory digests are stored this way, and the
- * label of a multiply-linked file once all its names are known.
+ * from the root's parent (opened as the walk opened it), one {@code O_NOFOLLOW} directory at a
+ * time, sharing the ancestors that neighbours have in common (the entries are taken in path
+ * order), and only when the entry is still the one the walk met (device and inode). Directory
+ * digests are stored this way, and the label of a multiply-linked file once all its names are
+ * known.
  */
 final class Revisit {
   /** An entry the walk met: where, and which inode it was. */
@@ -55,7 +56,9 @@ final class Revisit {
     Deque<FileTree.Directory> opened = new ArrayDeque<>();
     try {
       byte[] base = parentOf(root);
-      opened.push(tree.open(base));
+      // As the walk reached the root: its parent's path resolved as the caller named it (a symlink
+      // among its directories followed), for lookups only; everything below it O_NOFOLLOW.
+      opened.push(tree.openForLookup(base));
       paths.push(base);
       for (T entry : sorted) {
         try {

@@ -90,6 +90,22 @@ class DigestWalkTest {
     assertTrue(!java.util.Arrays.equals(digestOf(tree.resolve("etc")), digestOf(tree.resolve("var/log"))));
   }
 
+  /**
+   * A root named through a symlink to its parent ({@code /srv/link/tree}, link a directory): the
+   * digests, stored from the root's parent once the walk is done, reach it as the walk did.
+   */
+  @Test
+  void storesDigestsUnderARootNamedThroughASymlink() throws Exception {
+    Path link = Files.createSymbolicLink(dir.resolve("link"), dir);
+    RelabelReport report = Relabeler.onDisk(matcher, RelabelOptions.defaults().withDigests(DirectoryDigests.SKIP_UNCHANGED),
+        RelabelListener.NONE).run(List.of(link.resolve("tree")));
+    assertEquals(List.of(), report.failures());
+    for (Path directory : directories()) {
+      assertArrayEquals(matcher.partialMatchDigest(PathBytes.latin1(PathBytes.of(link.resolve(dir.relativize(directory)))))
+          .orElseThrow(), digestOf(directory), directory.toString());
+    }
+  }
+
   @Test
   void anUnchangedTreeIsSkippedWholeAndAnIgnoredDigestIsNot() throws Exception {
     run(matcher, DirectoryDigests.SKIP_UNCHANGED, new RecordingListener());
