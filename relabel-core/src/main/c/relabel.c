@@ -137,11 +137,14 @@ long relabel_read_ahead(int dirfd, const char *dirents, long length, long start,
         *(int64_t *) (o + 40) = status.stx_ctime.tv_sec;
         *(uint32_t *) (o + 48) = status.stx_mtime.tv_nsec;
       }
-      /* A directory as its status says, whatever the listing said (or did not). */
-      if (stat_failed || (S_ISDIR(status.stx_mode) && (!(status.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
-          || (status.stx_attributes & STATX_ATTR_MOUNT_ROOT)))) {
-        /* No status (the walk then reads neither ahead), or a mount's root, or a kernel that
-           cannot tell one (before 5.8): read at the visit. */
+      /* The type as the status says, whatever the listing said (or did not). A mount's root of
+         any type is read at the visit: a file bind-mounted onto a name in the tree is also reached
+         through its own name, through which it may be written before this name is visited (a
+         directory's root label is also its mounted filesystem's, not the mount point's). */
+      if (stat_failed || (status.stx_attributes & STATX_ATTR_MOUNT_ROOT)
+          || (S_ISDIR(status.stx_mode) && !(status.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))) {
+        /* No status (the walk then reads neither ahead), or a mount's root, or a directory on a
+           kernel that cannot tell one (before 5.8): read at the visit. */
         *(int32_t *) (o + 52) = LABEL_NOT_READ;
         o += HEADER;
         at += entry->d_reclen;

@@ -155,6 +155,14 @@ public interface FileTree {
   }
 
   /**
+   * The text of the mount table ({@code /proc/self/mountinfo}) the tree's paths are resolved by;
+   * empty for a tree that is not the system's, or when it cannot be read.
+   */
+  default String mountTable() {
+    return "";
+  }
+
+  /**
    * Opens the directory part of a path given, to look up, label and open the names in it, never to
    * list it: search permission on it is enough (a directory with mode 0100 holding a file to
    * label), and a symlink in it is followed ({@code link-to-dir/file}), as chcon resolves the path.

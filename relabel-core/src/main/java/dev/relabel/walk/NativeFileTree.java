@@ -35,6 +35,11 @@ public final class NativeFileTree implements FileTree {
     return KERNEL.filesystemTypeAt(path);
   }
 
+  @Override
+  public String mountTable() {
+    return MountTable.text();
+  }
+
   private static final class NativeDirectory implements Directory {
     private final int fd;
     private boolean closed;

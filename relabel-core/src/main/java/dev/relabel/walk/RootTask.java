@@ -86,6 +86,9 @@ final class RootTask extends CountedCompleter<Void> {
           return;
         }
       }
+      if (descend) {
+        walk.findBoundTwice(path);
+      }
       try {
         walk.label(parent, new FileTree.Entry(name, status.type()), path, status.type(), status,
             walk.matcher.lookup(key, status.type()));

@@ -24,8 +24,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The state of one run, shared by its tasks: read-only configuration, per-worker counters (merged
  * once at the end, so the per-file path touches no shared counter), the cancel flag, and the
- * map of multiply-linked files of the current root (only entries with more than one link are ever
- * put there).
+ * map of multiply-linked files of the current root (only entries with more than one link, or one
+ * that a bind mount inside the root may show under a second name, are ever put there).
  */
 final class Walk extends CountedRun<Walk.Counters> {
   /** Entries a worker decides between two progress ticks. */
@@ -55,7 +55,7 @@ final class Walk extends CountedRun<Walk.Counters> {
    * linked through method handles at their first call (ObjectMethods spins ~80 classes), which took
    * ~25 ms of the walk's thread when the first hard link was met in a one-shot, C1-only JVM.
    */
-  private record Inode(long device, long inode) {
+  record Inode(long device, long inode) {
     @Override
     public boolean equals(Object o) {
       return o instanceof Inode other && device == other.device && inode == other.inode;
@@ -77,6 +77,14 @@ final class Walk extends CountedRun<Walk.Counters> {
   /** The alternate root's path as a one-char-per-byte string, without a trailing '/'; null when none. */
   private final String alternateRoot;
   private final ConcurrentHashMap<Inode, LinkNames> links = new ConcurrentHashMap<>();
+  /**
+   * The current root's entries that bind mounts inside it may show under a second name, with
+   * setfiles' hard link check; almost always none. Set on the caller's thread before the root's
+   * first task is handed to the pool (which publishes it to the workers), read for every entry.
+   */
+  private Set<Inode> boundTwice = Set.of();
+  /** The mount table, read for the first root that needs it (setfiles -f may name many). */
+  private List<MountTable.Mount> mounts;
   private volatile boolean cancelled;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
   private final boolean onlyChanged;
@@ -123,6 +131,32 @@ final class Walk extends CountedRun<Walk.Counters> {
     return Exclusions.ofLatin1(excluded);
   }
 
+  /**
+   * Called by the root's task for a root directory walked recursively, before any entry of it is
+   * labelled: with setfiles' hard link check, finds what bind mounts inside it may show under a
+   * second name ({@link BoundTwice}), to be handled as multiply-linked files are.
+   */
+  void findBoundTwice(byte[] root) {
+    if (options.hardLinkCheck()) {
+      if (mounts == null) {
+        mounts = MountTable.parse(tree.mountTable());
+      }
+      boundTwice = BoundTwice.find(tree, PathBytes.latin1(realPath(root)), mounts);
+    }
+  }
+
+  /**
+   * The root's path with the symlinks among its directories resolved, as the mount table names
+   * mount points; as given when that fails (the walk then reports what it meets).
+   */
+  private static byte[] realPath(byte[] root) {
+    try {
+      return PathBytes.of(PathBytes.path(PathBytes.text(root)).toRealPath());
+    } catch (IOException | RuntimeException e) {
+      return root;
+    }
+  }
+
   @Override
   Counters emptyCounters() {
     return new Counters();
@@ -139,6 +173,7 @@ final class Walk extends CountedRun<Walk.Counters> {
    */
   void beginRoot() {
     links.clear();
+    boundTwice = Set.of();
     rootDigests = false;
     rootFailed = false;
     for (Counters c : allCounters()) {
@@ -325,6 +360,16 @@ final class Walk extends CountedRun<Walk.Counters> {
         }
         // Decided once every name of the inode is known (see labelMultiLinked).
         links.computeIfAbsent(new Inode(known.device(), known.inode()), k -> new LinkNames()).add(path, specified);
+        return;
+      }
+      status = known;
+    }
+    if (!boundTwice.isEmpty()) {
+      // A bind mount inside the root may show this entry, a directory too, under a second name.
+      FileTree.Status known = status != null ? status : directory.status(entry, path);
+      Inode inode = new Inode(known.device(), known.inode());
+      if (boundTwice.contains(inode)) {
+        links.computeIfAbsent(inode, k -> new LinkNames()).add(path, specified);
         return;
       }
     }

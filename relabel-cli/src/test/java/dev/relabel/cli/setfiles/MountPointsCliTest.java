@@ -103,4 +103,140 @@ class MountPointsCliTest {
     assertNull(AttrTrees.label(ours.resolve("mnt/y/z"), dir), "inside the tmpfs");
     assertNull(AttrTrees.label(ourSide.resolve("tmpfs/hosts"), dir), "the tmpfs file bind-mounted over hosts");
   }
+
+  /**
+   * A directory of the tree bound onto another of its names, and a file onto another name beside
+   * it: the walk meets each inode under two names, each with one link, and the policy gives the
+   * two names different labels. setfiles labels the inode by the name it meets first and reports
+   * the other as conflicting, as it does a hard link; so does relabel, by the smaller name (at
+   * every -T): the names are picked so that setfiles meets the smaller first. Labelled name by
+   * name instead, the inode would end with the second name's label, and at -T 2 a mixture.
+   */
+  @Test
+  void labelsWhatABindMountShowsTwiceAsSetfilesDoes() throws Exception {
+    String[] names = listedInByteOrder();
+    String first = names[0];
+    String second = names[1];
+    Path policy = Files.writeString(dir.resolve("file_contexts"),
+        dir + "(/.*)?\tsystem_u:object_r:tree_t:s0\n"
+        + dir + "/[^/]+/tree/" + first + "(/.*)?\tsystem_u:object_r:first_t:s0\n"
+        + dir + "/[^/]+/tree/" + second + "(/.*)?\tsystem_u:object_r:second_t:s0\n"
+        + dir + "/[^/]+/tree/files/" + first + "\tsystem_u:object_r:first_file_t:s0\n"
+        + dir + "/[^/]+/tree/files/" + second + "\tsystem_u:object_r:second_file_t:s0\n");
+    // Each way also with the tree named through a symlink to its side (the mount table names
+    // mount points by their real paths).
+    for (String threads : List.of("1", "2")) {
+      for (boolean dryRun : List.of(true, false)) {
+        for (boolean viaSymlink : List.of(false, true)) {
+          compareBoundTwice(policy, first, second, threads, dryRun, viaSymlink);
+        }
+      }
+    }
+  }
+
+  private void compareBoundTwice(Path policy, String first, String second, String threads, boolean dryRun,
+      boolean viaSymlink) throws Exception {
+    String run = threads + dryRun + viaSymlink;
+    Path theirSide = Files.createDirectory(dir.resolve("theirs-" + run));
+    Path ourSide = Files.createDirectory(dir.resolve("ours-" + run));
+    Path theirs = boundTwice(theirSide, first, second);
+    Path ours = boundTwice(ourSide, first, second);
+    if (viaSymlink) {
+      theirs = Files.createSymbolicLink(dir.resolve("via-theirs-" + run), theirSide).resolve("tree");
+      ours = Files.createSymbolicLink(dir.resolve("via-ours-" + run), ourSide).resolve("tree");
+    }
+    List<String> options = dryRun ? List.of("-n", "-v") : List.of("-v");
+    List<String> setfiles = new ArrayList<>(List.of(AttrTrees.SETFILES.toString()));
+    setfiles.addAll(options);
+    setfiles.addAll(List.of(policy.toString(), theirs.toString()));
+    List<String> relabel = new ArrayList<>(List.of("setfiles", "-T", threads));
+    relabel.addAll(options);
+    relabel.addAll(List.of(policy.toString(), ours.toString()));
+    AttrTrees.Run checked = AttrTrees.run(setfiles, dir);
+    AttrTrees.Run ourRun = Trees.relabel(relabel);
+    SetfilesCliDifferentialTest.assertSameRun(checked, theirs, ourRun, ours);
+    assertEquals(5, checked.errLines().stream().filter(l -> l.contains("conflicting specifications")).count(),
+        "the bound directory, its file, subdirectory and the file in it, and the bound file: " + checked);
+    Map<String, String> ourLabels = AttrTrees.labels(ourSide, dir);
+    assertEquals(AttrTrees.labels(theirSide, dir), ourLabels);
+    if (!dryRun) {
+      assertEquals(AttrTrees.hex("system_u:object_r:first_t:s0"), ourLabels.get("tree/" + first + "/sub/g"));
+      assertEquals(AttrTrees.hex("system_u:object_r:first_file_t:s0"), ourLabels.get("tree/files/" + first));
+    }
+  }
+
+  /**
+   * Without the hard link check ({@code -A}, as restorecon and fixfiles label) each name is labelled
+   * in turn, its label read when it is visited: the bound file's second name, met after the first
+   * name was written, is written again, although its label as the directory's listing found it was
+   * already the second name's. One worker, so that the order is the listing's.
+   */
+  @Test
+  void readsABoundFilesLabelWhenItsSecondNameIsVisited() throws Exception {
+    String[] names = listedInByteOrder();
+    Path policy = Files.writeString(dir.resolve("file_contexts"),
+        dir + "(/.*)?\tsystem_u:object_r:tree_t:s0\n"
+        + dir + "/tree/files/" + names[0] + "\tsystem_u:object_r:first_file_t:s0\n"
+        + dir + "/tree/files/" + names[1] + "\tsystem_u:object_r:second_file_t:s0\n");
+    Path tree = boundTwice(dir, names[0], names[1]);
+    AttrTrees.Run run = Trees.relabel(List.of("setfiles", "-A", "-v", "-T", "1", policy.toString(), tree.toString()));
+    assertEquals(0, run.status(), run.toString());
+    Path files = tree.resolve("files");
+    assertEquals(List.of(
+        "Relabeled " + files.resolve(names[0]) + " from system_u:object_r:second_file_t:s0 to system_u:object_r:first_file_t:s0",
+        "Relabeled " + files.resolve(names[1]) + " from system_u:object_r:first_file_t:s0 to system_u:object_r:second_file_t:s0"),
+        run.outLines().stream().filter(l -> l.contains("/files/" + names[0] + " ") || l.contains("/files/" + names[1] + " "))
+            .toList());
+    assertEquals("system_u:object_r:second_file_t:s0", AttrTrees.label(files.resolve(names[0]), dir));
+  }
+
+  /**
+   * In {@code side/tree}: directory {@code first} (a file, a subdirectory, a file in it) bound onto
+   * directory {@code second}, and in {@code files} the file {@code first} bound onto {@code second},
+   * and a file hard-linked as {@code linked} and {@code linked-too}.
+   * Every label starts as the second name's.
+   */
+  private Path boundTwice(Path side, String first, String second) throws Exception {
+    Path tree = Files.createDirectories(side.resolve("tree"));
+    Path source = Files.createDirectories(tree.resolve(first + "/sub"));
+    Files.createFile(tree.resolve(first + "/f"));
+    Files.createFile(source.resolve("g"));
+    Path target = Files.createDirectory(tree.resolve(second));
+    Path files = Files.createDirectory(tree.resolve("files"));
+    Path file = Files.createFile(files.resolve(first));
+    Path boundFile = Files.createFile(files.resolve(second));
+    // A hard link beside them, which is labelled once the walk is done too.
+    Files.createLink(files.resolve("linked-too"), Files.createFile(files.resolve("linked")));
+    for (Path each : List.of(tree.resolve(first), tree.resolve(first + "/f"), source, source.resolve("g"))) {
+      AttrTrees.setLabel(each, "system_u:object_r:second_t:s0", dir);
+    }
+    AttrTrees.setLabel(file, "system_u:object_r:second_file_t:s0", dir);
+    mount(List.of("mount", "--bind", tree.resolve(first).toString(), target.toString()), target);
+    mount(List.of("mount", "--bind", file.toString(), boundFile.toString()), boundFile);
+    return tree;
+  }
+
+  /**
+   * Two names that a directory of this filesystem lists smaller first (ext4 lists in the order of
+   * its names' hashes, tmpfs newest first), made in the order {@link #boundTwice} makes them: setfiles
+   * then meets first the name relabel decides by.
+   */
+  private String[] listedInByteOrder() throws Exception {
+    Path probe = Files.createDirectory(dir.resolve("probe"));
+    for (char c = 'a'; c < 'z'; c++) {
+      String smaller = String.valueOf(c);
+      String larger = String.valueOf((char) (c + 1));
+      Path pair = Files.createDirectory(probe.resolve(smaller));
+      Files.createFile(pair.resolve(smaller));
+      Files.createFile(pair.resolve(larger));
+      List<String> listed;
+      try (var stream = Files.list(pair)) {
+        listed = stream.map(p -> p.getFileName().toString()).toList();
+      }
+      if (listed.equals(List.of(smaller, larger))) {
+        return new String[] {smaller, larger};
+      }
+    }
+    throw new AssertionError("no pair of names listed smaller first in " + probe);
+  }
 }
