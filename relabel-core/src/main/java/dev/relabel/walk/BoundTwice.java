@@ -18,12 +18,14 @@ import java.util.Set;
  *
  * <p>Found from the mount table before the root is walked, and only where some mount inside the
  * root is of the root's own filesystem (usually none: then nothing is read but the table). Which
- * mounts may repeat a name is decided by their filesystem roots: a mount whose root lies within
- * another's of the same filesystem, or within the part the walk's own mount shows at the root.
- * What such mounts show is listed, their subdirectories on the same filesystem included; the walk
- * then defers every entry of those inodes, under whichever name it meets them. Listing more than
- * is repeated (a bound directory whose source another mount covers) only defers entries that did
- * not need it: each is still labelled by its own spec when the root is done.
+ * parts are shown twice is decided by the mounts' filesystem roots: a mount whose root lies within
+ * another view's (another such mount's, or the part the root's own mount shows where the walk goes)
+ * repeats all it shows, one whose root holds another view's repeats that view's part, unless a
+ * mount covers the other view there (a directory bound onto itself, to remount it read-only, shows
+ * each name once). What those parts hold is listed, their subdirectories on the same filesystem
+ * included; the walk then defers every entry of those inodes, under whichever name it meets them.
+ * Listing more than is repeated (a mount stacked in a way the table does not tell) only defers
+ * entries that did not need it: each is still labelled by its own spec when the root is done.
  */
 final class BoundTwice {
   private BoundTwice() {}
@@ -34,26 +36,26 @@ final class BoundTwice {
    * its own failure there.
    */
   static Set<Walk.Inode> find(FileTree tree, String root, List<MountTable.Mount> mounts) {
-    List<String> points = repeatingMountPoints(root, mounts);
-    if (points.isEmpty()) {
+    List<String> parts = repeatedParts(root, mounts);
+    if (parts.isEmpty()) {
       return Set.of();
     }
     Set<Walk.Inode> inodes = new HashSet<>();
-    for (String point : points) {
-      byte[] path = point.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    for (String part : parts) {
+      byte[] path = part.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
       try (FileTree.Directory directory = tree.open(path)) {
         FileTree.Status status = directory.status(new byte[0], path);
         inodes.add(new Walk.Inode(status.device(), status.inode()));
         collect(directory, path, status.device(), inodes);
       } catch (IOException e) {
-        // Not a directory (a file bound onto a name), or unreadable: the mount point's own status.
+        // Not a directory (a file bound onto a name), or unreadable: its own status.
         addStatus(tree, path, inodes);
       }
     }
     return inodes;
   }
 
-  /** A mount point that is not a directory: a file bind mount; its identity through its parent. */
+  /** A part that is not a directory (a file bound onto a name): its identity, through its parent. */
   private static void addStatus(FileTree tree, byte[] path, Set<Walk.Inode> inodes) {
     int slash = path.length - 1;
     while (slash > 0 && path[slash] != '/') {
@@ -96,12 +98,13 @@ final class BoundTwice {
   }
 
   /**
-   * The mount points inside {@code root} (one char per byte, absolute, normalized) whose mounts
-   * may show an entry the walk also meets under another name: mounts of the root's filesystem,
-   * reached from the root through that filesystem alone, whose filesystem root lies within
-   * (or holds) another such mount's, or the part of the filesystem the walk's own mount shows.
+   * The paths inside {@code root} (one char per byte, absolute, normalized) under which the walk may
+   * meet an entry it also meets under another name: in a mount of the root's filesystem, reached
+   * from the root through that filesystem alone, the part that another view of the filesystem the
+   * walk goes through (the root's own mount, or another such mount) shows too, where no mount
+   * covers it there.
    */
-  static List<String> repeatingMountPoints(String root, List<MountTable.Mount> mounts) {
+  static List<String> repeatedParts(String root, List<MountTable.Mount> mounts) {
     // The mount the root lies on: the longest mount point holding it, the last listed (on top).
     MountTable.Mount own = null;
     for (MountTable.Mount mount : mounts) {
@@ -135,18 +138,48 @@ final class BoundTwice {
         reached.add(mount);
       }
     }
-    List<String> points = new ArrayList<>();
+    // Where the walk's root lies in the filesystem, as the root's own mount shows it.
+    String rootInFilesystem = own.point().equals(root) ? own.root()
+        : (own.root().equals("/") ? "" : own.root()) + root.substring(own.point().equals("/") ? 0 : own.point().length());
+    List<MountTable.Mount> views = new ArrayList<>(reached);
+    views.add(0, own);
+    java.util.Set<String> parts = new java.util.LinkedHashSet<>();
     for (MountTable.Mount mount : reached) {
-      boolean repeats = within(own.root(), mount.root())
-          || (within(mount.root(), own.root()) && overlaps(root, shownAt(own, mount.root())));
-      for (MountTable.Mount other : reached) {
-        repeats |= other != mount && (within(other.root(), mount.root()) || within(mount.root(), other.root()));
-      }
-      if (repeats) {
-        points.add(mount.point());
+      for (MountTable.Mount other : views) {
+        if (other == mount) {
+          continue;
+        }
+        if (within(mount.root(), other.root())) {
+          // The other view shows all this mount shows (the root's own mount only where the walk goes;
+          // a directory bound onto itself, to remount it read-only, covers its own source).
+          String there = shownAt(other, mount.root());
+          if ((other != own || overlaps(root, there)) && !covered(there, other, mounts)) {
+            parts.add(mount.point());
+          }
+        } else if (within(other.root(), mount.root())) {
+          // This mount shows the other view's part as well: of the root's own mount, what the walk
+          // goes through.
+          String shown = other == own ? rootInFilesystem : other.root();
+          if (within(shown, mount.root())) {
+            String here = shownAt(mount, shown);
+            if (!covered(here, mount, mounts)) {
+              parts.add(here);
+            }
+          }
+        }
       }
     }
-    return points;
+    return List.copyOf(parts);
+  }
+
+  /** Whether a mount below {@code view}'s point covers {@code path}, which {@code view} would show there. */
+  private static boolean covered(String path, MountTable.Mount view, List<MountTable.Mount> mounts) {
+    for (MountTable.Mount mount : mounts) {
+      if (!mount.point().equals(view.point()) && within(mount.point(), view.point()) && within(path, mount.point())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Where {@code mount} shows its filesystem's directory {@code fsPath} (which lies within its root). */

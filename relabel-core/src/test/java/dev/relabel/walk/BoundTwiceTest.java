@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 class BoundTwiceTest {
   private static final String ROOT_FS = "1 0 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n";
 
+  /** The parts shown twice, in path order. */
   private static List<String> points(String root, String mountinfo) {
-    return BoundTwice.repeatingMountPoints(root, MountTable.parse(ROOT_FS + mountinfo));
+    return BoundTwice.repeatedParts(root, MountTable.parse(ROOT_FS + mountinfo)).stream().sorted().toList();
   }
 
   private static String bind(String fsDirectory, String point) {
@@ -46,14 +47,14 @@ class BoundTwiceTest {
   @Test
   void oneSourceBoundInTwoPlacesInside() {
     String both = bind("/var/lib/x", "/srv/a") + bind("/var/lib/x/y", "/srv/b");
-    assertEquals(List.of("/srv/a", "/srv/b"), points("/srv", both));
+    assertEquals(List.of("/srv/a/y", "/srv/b"), points("/srv", both), "/srv/a/y and /srv/b show the same");
   }
 
   @Test
   void theRootsOwnMountShowsOnlyPartOfTheFilesystem() {
     // /srv is itself a bind mount of /data/srv: a bind of /data inside it shows /srv's entries again.
     String own = bind("/data/srv", "/srv");
-    assertEquals(List.of("/srv/all"), points("/srv", own + bind("/data", "/srv/all")));
+    assertEquals(List.of("/srv/all/srv"), points("/srv", own + bind("/data", "/srv/all")), "/srv again");
     assertEquals(List.of("/srv/w"), points("/srv", own + bind("/data/srv/www", "/srv/w")));
     assertEquals(List.of(), points("/srv", own + bind("/data/other", "/srv/o")), "outside what /srv shows");
   }
@@ -64,6 +65,23 @@ class BoundTwiceTest {
     assertEquals(List.of(), points("/srv", tmpfs + bind("/srv/data", "/srv/tmp/data")), "beneath another filesystem");
     assertEquals(List.of(), points("/srv", bind("/srv/data", "/srv/www") + "6 1 0:31 / /srv/www rw - tmpfs tmpfs rw\n"),
         "covered by a later mount at the same point");
+  }
+
+  @Test
+  void aDirectoryBoundOntoItselfShowsEachNameOnce() {
+    // mount --bind /srv/data /srv/data, then remount,ro: the mount covers its own source.
+    assertEquals(List.of(), points("/srv", bind("/srv/data", "/srv/data")));
+    assertEquals(List.of(), points("/", bind("/usr", "/usr")));
+    assertEquals(List.of("/srv/data/www", "/srv/www"),
+        points("/srv", bind("/srv/data", "/srv/data") + bind("/srv/data/www", "/srv/www")),
+        "a part of it bound again elsewhere: the two mounts show that part twice");
+  }
+
+  @Test
+  void aSourceCoveredByAnotherFilesystemIsNotShownTwice() {
+    // /srv/data is a tmpfs now: what the root filesystem holds at /srv/data/www is hidden there.
+    String tmpfs = "5 1 0:30 / /srv/data rw - tmpfs tmpfs rw\n";
+    assertEquals(List.of(), points("/srv", bind("/srv/data/www", "/srv/www") + tmpfs));
   }
 
   @Test

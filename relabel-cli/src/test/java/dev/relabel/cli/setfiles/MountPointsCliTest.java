@@ -166,6 +166,33 @@ class MountPointsCliTest {
   }
 
   /**
+   * A directory bound onto itself (as an admin does to remount it read-only) shows each name once:
+   * relabel labels it in the walk, in fts's order at -T 1, not once the walk is done as it labels
+   * what is shown twice.
+   */
+  @Test
+  void aDirectoryBoundOntoItselfIsWalkedInFtsOrder() throws Exception {
+    Path policy = Files.writeString(dir.resolve("file_contexts"), dir + "(/.*)?\t" + NEW + "\n");
+    List<Path> trees = new ArrayList<>();
+    for (String side : List.of("theirs", "ours")) {
+      Path tree = Files.createDirectories(dir.resolve(side + "/tree"));
+      for (String name : List.of("a", "self", "z")) {
+        Files.createDirectories(tree.resolve(name + "/sub"));
+        Files.createFile(tree.resolve(name + "/sub/file"));
+      }
+      mount(List.of("mount", "--bind", tree.resolve("self").toString(), tree.resolve("self").toString()),
+          tree.resolve("self"));
+      trees.add(tree);
+    }
+    AttrTrees.Run setfiles = AttrTrees.run(List.of(AttrTrees.SETFILES.toString(), "-v", policy.toString(),
+        trees.get(0).toString()), dir);
+    AttrTrees.Run relabel = Trees.relabel(List.of("setfiles", "-v", "-T", "1", policy.toString(), trees.get(1).toString()));
+    SetfilesCliDifferentialTest.assertSameRun(setfiles, trees.get(0), relabel, trees.get(1));
+    Trees.assertSameOrder(setfiles, trees.get(0), relabel, trees.get(1), null);
+    assertEquals(10, setfiles.outLines().size(), "the tree and its nine entries: " + setfiles);
+  }
+
+  /**
    * Without the hard link check ({@code -A}, as restorecon and fixfiles label) each name is labelled
    * in turn, its label read when it is visited: the bound file's second name, met after the first
    * name was written, is written again, although its label as the directory's listing found it was
