@@ -140,8 +140,11 @@ long relabel_read_ahead(int dirfd, const char *dirents, long length, long start,
       /* The type as the status says, whatever the listing said (or did not). A mount's root of
          any type is read at the visit: a file bind-mounted onto a name in the tree is also reached
          through its own name, through which it may be written before this name is visited (a
-         directory's root label is also its mounted filesystem's, not the mount point's). */
-      if (stat_failed || (status.stx_attributes & STATX_ATTR_MOUNT_ROOT)
+         directory's root label is also its mounted filesystem's, not the mount point's). statx
+         says so since Linux 5.8; before, the listing's inode, the covered one, tells a mounted file
+         (a filesystem whose listing numbers entries otherwise, as overlayfs may, is read at the
+         visit: slower, never wrong). */
+      if (stat_failed || (status.stx_attributes & STATX_ATTR_MOUNT_ROOT) || entry->d_ino != status.stx_ino
           || (S_ISDIR(status.stx_mode) && !(status.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT))) {
         /* No status (the walk then reads neither ahead), or a mount's root, or a directory on a
            kernel that cannot tell one (before 5.8): read at the visit. */
