@@ -443,8 +443,9 @@ final class NativeIo {
    * its label unless the read failed otherwise than with ENODATA (no label), the file has several
    * names, or it is a mount's root: a directory something is mounted on (an entry of unknown type,
    * DT_UNKNOWN, included: librelabel reads its status to tell), or a file bind-mounted onto this
-   * name, which has another name besides (before Linux 5.8, whose statx cannot tell, the file's
-   * label is read ahead). What is left out is read by the entry's own
+   * name, which has another name besides (statx's mount-root flag tells one, and before Linux 5.8
+   * the listing's inode, the covered one, differing from the status's). What is left out is read
+   * by the entry's own
    * call, if the walk makes it, which fails or falls back as it always did (a kernel without
    * getxattrat, a label over {@value #LABEL_BUFFER} bytes).
    */

@@ -57,13 +57,10 @@ final class BoundTwice {
 
   /** A part that is not a directory (a file bound onto a name): its identity, through its parent. */
   private static void addStatus(FileTree tree, byte[] path, Set<Walk.Inode> inodes) {
-    int slash = path.length - 1;
-    while (slash > 0 && path[slash] != '/') {
-      slash--;
-    }
-    byte[] parent = slash == 0 ? new byte[] {'/'} : java.util.Arrays.copyOf(path, slash);
+    byte[] parent = Revisit.parentOf(path);
+    byte[] name = java.util.Arrays.copyOfRange(path, parent.length == 1 ? 1 : parent.length + 1, path.length);
     try (FileTree.Directory directory = tree.openForLookup(parent)) {
-      FileTree.Status status = directory.status(java.util.Arrays.copyOfRange(path, slash + 1, path.length), path);
+      FileTree.Status status = directory.status(name, path);
       inodes.add(new Walk.Inode(status.device(), status.inode()));
     } catch (IOException e) {
       // Gone or unreadable: the walk reports what it meets there.

@@ -115,7 +115,8 @@ final class Revisit {
         && (path.length == ancestor.length || path[ancestor.length] == '/');
   }
 
-  private static byte[] parentOf(byte[] path) {
+  /** The directory holding {@code path} (absolute, normalized): "/" for one in "/". */
+  static byte[] parentOf(byte[] path) {
     int slash = path.length - 1;
     while (slash > 0 && path[slash] != '/') {
       slash--;

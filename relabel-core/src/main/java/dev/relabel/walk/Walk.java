@@ -352,24 +352,17 @@ final class Walk extends CountedRun<Walk.Counters> {
     }
     // The context itself, without an Optional per entry (C1 does not eliminate it).
     String specified = label.display();
-    if (type != FileType.DIRECTORY && (options.hardLinkCheck() || options.skipMultiLinked())) {
+    boolean checksLinks = type != FileType.DIRECTORY && (options.hardLinkCheck() || options.skipMultiLinked());
+    if (checksLinks || !boundTwice.isEmpty()) {
       FileTree.Status known = status != null ? status : directory.status(entry, path);
-      if (known.links() > 1) {
-        if (options.skipMultiLinked()) {
-          return;
-        }
-        // Decided once every name of the inode is known (see labelMultiLinked).
-        links.computeIfAbsent(new Inode(known.device(), known.inode()), k -> new LinkNames()).add(path, specified);
+      boolean multiLinked = checksLinks && known.links() > 1;
+      if (multiLinked && options.skipMultiLinked()) {
         return;
       }
-      status = known;
-    }
-    if (!boundTwice.isEmpty()) {
-      // A bind mount inside the root may show this entry, a directory too, under a second name.
-      FileTree.Status known = status != null ? status : directory.status(entry, path);
-      Inode inode = new Inode(known.device(), known.inode());
-      if (boundTwice.contains(inode)) {
-        links.computeIfAbsent(inode, k -> new LinkNames()).add(path, specified);
+      // A bind mount inside the root may show an entry, a directory too, under a second name.
+      if (multiLinked || (!boundTwice.isEmpty() && boundTwice.contains(new Inode(known.device(), known.inode())))) {
+        // Decided once every name of the inode is known (see labelMultiLinked).
+        links.computeIfAbsent(new Inode(known.device(), known.inode()), k -> new LinkNames()).add(path, specified);
         return;
       }
     }
