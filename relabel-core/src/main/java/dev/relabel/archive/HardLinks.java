@@ -3,6 +3,7 @@ package dev.relabel.archive;
 import dev.relabel.match.Label;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.FileType;
+import dev.relabel.report.LinkConflicts;
 import dev.relabel.report.RelabelListener;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +22,7 @@ import java.util.Map;
  * looked up with its member's offset. The label of an inode is decided as relabel's setfiles
  * decides it on the extracted tree: the smallest of the names it keeps to the end (byte order)
  * that the policy gives a context, with setfiles' warning for each other such name whose context
- * differs.
+ * differs ({@link LinkConflicts}).
  */
 final class HardLinks {
   /** One inode: the names it keeps, and once decided its label (null: each name keeps its own). */
@@ -147,7 +148,6 @@ final class HardLinks {
 
   private static void decide(Group group, FileType type, LabelMatcher matcher, RelabelListener listener) {
     group.decided = true;
-    byte[] smallest = null;
     List<byte[]> names = new ArrayList<>(group.names);
     names.sort(java.util.Arrays::compareUnsigned);
     List<String> contexts = new ArrayList<>(names.size());
@@ -155,16 +155,11 @@ final class HardLinks {
       Label label = matcher.lookup(name, type);
       String context = label.context().orElse(null);
       contexts.add(context);
-      if (context != null && smallest == null) {
-        smallest = name;
+      if (context != null && group.context == null) {
         group.context = context;
       }
     }
-    for (int i = 0; i < names.size(); i++) {
-      if (names.get(i) != smallest && contexts.get(i) != null && !contexts.get(i).equals(group.context)) {
-        listener.conflicted(names.get(i), smallest, group.context);
-      }
-    }
+    LinkConflicts.report(names, contexts, listener);
   }
 
   private static String latin1(byte[] path) {

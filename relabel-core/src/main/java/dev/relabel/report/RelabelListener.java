@@ -54,16 +54,17 @@ public interface RelabelListener {
 
   /**
    * Names of one inode that the policy labels differently: {@code other} gets {@code context}, the
-   * label of {@code decider} (its smallest name). By default a {@link #warned} notice as setfiles
-   * words it, the paths decoded as UTF-8.
+   * label of the inode's deciding name; {@code previous} is the name reported before it, the
+   * deciding one for the first ({@link LinkConflicts}). By default a {@link #warned} notice as
+   * setfiles words it, the paths decoded as UTF-8.
    */
-  default void conflicted(byte[] other, byte[] decider, String context) {
-    warned(conflict(other, decider, context));
+  default void conflicted(byte[] other, byte[] previous, String context) {
+    warned(conflict(other, previous, context));
   }
 
   /** What {@link #conflicted} says by default, in setfiles' words. */
-  static String conflict(byte[] other, byte[] decider, String context) {
-    return "conflicting specifications for " + PathBytes.text(other) + " and " + PathBytes.text(decider) + ", using " + context + ".";
+  static String conflict(byte[] other, byte[] previous, String context) {
+    return "conflicting specifications for " + PathBytes.text(other) + " and " + PathBytes.text(previous) + ", using " + context + ".";
   }
 
   /** A notice that is not a failure (a digest that could not be stored, ...). */

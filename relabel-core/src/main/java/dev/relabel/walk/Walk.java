@@ -1,6 +1,7 @@
 package dev.relabel.walk;
 
 import dev.relabel.report.RelabelReport;
+import dev.relabel.report.LinkConflicts;
 import dev.relabel.report.RelabelListener;
 import dev.relabel.context.LabelRules;
 import dev.relabel.match.Label;
@@ -419,30 +420,31 @@ final class Walk extends CountedRun<Walk.Counters> {
       contexts.add(context);
     }
 
-    /** The smallest name (byte order) decides; called once every worker is done. */
+    /**
+     * The names in byte order, the smallest deciding (libselinux takes the first its walk meets,
+     * which depends on its listing order and, with threads, on their timing); called once every
+     * worker is done.
+     */
     synchronized Decided decide(Inode inode) {
-      int first = 0;
-      for (int i = 1; i < paths.size(); i++) {
-        if (java.util.Arrays.compareUnsigned(paths.get(i), paths.get(first)) < 0) {
-          first = i;
-        }
+      Integer[] order = new Integer[paths.size()];
+      for (int i = 0; i < order.length; i++) {
+        order[i] = i;
       }
-      String context = contexts.get(first);
-      List<byte[]> conflicting = new ArrayList<>();
-      for (int i = 0; i < paths.size(); i++) {
-        if (i != first && !contexts.get(i).equals(context)) {
-          conflicting.add(paths.get(i));
-        }
+      java.util.Arrays.sort(order, (a, b) -> java.util.Arrays.compareUnsigned(paths.get(a), paths.get(b)));
+      List<byte[]> sortedPaths = new ArrayList<>(order.length);
+      List<String> sortedContexts = new ArrayList<>(order.length);
+      for (int i : order) {
+        sortedPaths.add(paths.get(i));
+        sortedContexts.add(contexts.get(i));
       }
-      conflicting.sort(java.util.Arrays::compareUnsigned);
-      return new Decided(paths.get(first), inode.device(), inode.inode(), context, conflicting);
+      return new Decided(inode.device(), inode.inode(), sortedPaths, sortedContexts);
     }
   }
 
   /**
    * setfiles' hard link rule (libselinux's {@code filespec_add}): one name of an inode fixes its
    * label and is the only one handled; every other name is left alone, and reported when its spec
-   * gives a different label. libselinux takes the first name its walk meets, which with several
+   * gives a different label ({@link LinkConflicts}). libselinux takes the first name its walk meets, which with several
    * workers depends on their timing; here the inode is decided when the root's walk is done, by
    * the smallest of its names (byte order), so every run at every -T makes the same choice. Each
    * deciding name is reached again from the root, one O_NOFOLLOW directory at a time, and
@@ -456,9 +458,7 @@ final class Walk extends CountedRun<Walk.Counters> {
     links.forEach((inode, names) -> decided.add(names.decide(inode)));
     decided.sort((a, b) -> java.util.Arrays.compareUnsigned(a.path(), b.path()));
     for (Decided inode : decided) {
-      for (byte[] other : inode.conflicting()) {
-        listener.conflicted(other, inode.path(), inode.context());
-      }
+      LinkConflicts.report(inode.names(), inode.contexts(), listener);
     }
     Counters c = counters();
     Revisit.visit(tree, root, decided,
@@ -467,11 +467,20 @@ final class Walk extends CountedRun<Walk.Counters> {
   }
 
   /**
-   * A multiply-linked inode, decided: the name whose spec gives its label, that label, and its
-   * other names whose specs give another (in path order).
+   * A multiply-linked inode, decided: its names in byte order, each with its spec's context; the
+   * first is labelled, with its context.
    */
-  private record Decided(byte[] path, long device, long inode, String context, List<byte[]> conflicting)
-      implements Revisit.Entry {}
+  private record Decided(long device, long inode, List<byte[]> names, List<String> contexts)
+      implements Revisit.Entry {
+    @Override
+    public byte[] path() {
+      return names.get(0);
+    }
+
+    String context() {
+      return contexts.get(0);
+    }
+  }
 
   void fail(byte[] path, IOException e) {
     int errno = e instanceof NativeIoException n ? n.errno() : 0;

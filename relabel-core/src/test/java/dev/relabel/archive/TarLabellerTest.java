@@ -295,6 +295,29 @@ class TarLabellerTest {
   }
 
   @Test
+  void conflictsOfOneInodeReadAsSetfilesChain() throws Exception {
+    // What setfiles says on the extracted tree, meeting the names in byte order: each name whose
+    // label differs from the deciding one's, against the name reported before it; /c agrees.
+    LabelMatcher matcher = matcher("chain_file_contexts", "/.*\tsystem_u:object_r:etc_t:s0\n"
+        + "/b\tsystem_u:object_r:bin_t:s0\n/d\tsystem_u:object_r:lib_t:s0\n");
+    Path in = python("chain.tar", "import io, sys, tarfile\n"
+        + "t = tarfile.open(sys.argv[1], 'w', format=tarfile.PAX_FORMAT)\n"
+        + "m = tarfile.TarInfo('a'); m.size = 2; t.addfile(m, io.BytesIO(b'x\\n'))\n"
+        + "for name in ['d', 'c', 'b']:\n"
+        + "    m = tarfile.TarInfo(name); m.type = tarfile.LNKTYPE; m.linkname = 'a'; t.addfile(m)\n"
+        + "t.close()\n");
+    List<String> warnings = new ArrayList<>();
+    TarLabeller.builder(matcher).listener(new RelabelListener() {
+      @Override
+      public void warned(String message) {
+        warnings.add(message);
+      }
+    }).build().check(TarSource.of(in));
+    assertEquals(List.of("conflicting specifications for /b and /a, using system_u:object_r:etc_t:s0.",
+        "conflicting specifications for /d and /b, using system_u:object_r:etc_t:s0."), warnings);
+  }
+
+  @Test
   void aNameLinkedAgainJoinsItsNewInode() throws Exception {
     // GNU tar extracts "l" as a link to "a", then unlinks it and links it to "b": "a" is left alone
     // in its inode and "l" shares "b"'s, so the conflict setfiles would see is between /b and /l.

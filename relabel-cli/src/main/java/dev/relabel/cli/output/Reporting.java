@@ -190,9 +190,9 @@ public final class Reporting implements AutoCloseable {
     }
 
     @Override
-    public void conflicted(byte[] other, byte[] decider, String context) {
+    public void conflicted(byte[] other, byte[] previous, String context) {
       for (RelabelListener listener : all) {
-        listener.conflicted(other, decider, context);
+        listener.conflicted(other, previous, context);
       }
     }
 

@@ -168,10 +168,10 @@ public final class SetfilesOutput implements RelabelListener {
 
   /** Always, on standard error, the paths' own bytes. */
   @Override
-  public void conflicted(byte[] other, byte[] decider, String context) {
-    ByteArrayOutputStream line = new ByteArrayOutputStream(other.length + decider.length + 128);
+  public void conflicted(byte[] other, byte[] previous, String context) {
+    ByteArrayOutputStream line = new ByteArrayOutputStream(other.length + previous.length + 128);
     line.writeBytes(concat(PREFIX + "conflicting specifications for ", shown(other), " and "));
-    line.writeBytes(concat("", shown(decider), ", using " + context + ".\n"));
+    line.writeBytes(concat("", shown(previous), ", using " + context + ".\n"));
     error(line.toByteArray());
   }
 

@@ -180,8 +180,8 @@ public final class TarCommand implements Callable<Integer> {
       }
 
       @Override
-      public void conflicted(byte[] other, byte[] decider, String context) {
-        print(RelabelListener.conflict(other, decider, context));
+      public void conflicted(byte[] other, byte[] previous, String context) {
+        print(RelabelListener.conflict(other, previous, context));
       }
 
       @Override

@@ -114,9 +114,9 @@ class MountPointsCliTest {
    */
   @Test
   void labelsWhatABindMountShowsTwiceAsSetfilesDoes() throws Exception {
-    String[] names = listedInByteOrder();
-    String first = names[0];
-    String second = names[1];
+    List<String> names = Trees.listedInByteOrder(dir, 2);
+    String first = names.get(0);
+    String second = names.get(1);
     Path policy = Files.writeString(dir.resolve("file_contexts"),
         dir + "(/.*)?\tsystem_u:object_r:tree_t:s0\n"
         + dir + "/[^/]+/tree/" + first + "(/.*)?\tsystem_u:object_r:first_t:s0\n"
@@ -200,7 +200,7 @@ class MountPointsCliTest {
    */
   @Test
   void readsABoundFilesLabelWhenItsSecondNameIsVisited() throws Exception {
-    String[] names = listedInByteOrder();
+    String[] names = Trees.listedInByteOrder(dir, 2).toArray(String[]::new);
     Path policy = Files.writeString(dir.resolve("file_contexts"),
         dir + "(/.*)?\tsystem_u:object_r:tree_t:s0\n"
         + dir + "/tree/files/" + names[0] + "\tsystem_u:object_r:first_file_t:s0\n"
@@ -241,29 +241,5 @@ class MountPointsCliTest {
     mount(List.of("mount", "--bind", tree.resolve(first).toString(), target.toString()), target);
     mount(List.of("mount", "--bind", file.toString(), boundFile.toString()), boundFile);
     return tree;
-  }
-
-  /**
-   * Two names that a directory of this filesystem lists smaller first (ext4 lists in the order of
-   * its names' hashes, tmpfs newest first), made in the order {@link #boundTwice} makes them: setfiles
-   * then meets first the name relabel decides by.
-   */
-  private String[] listedInByteOrder() throws Exception {
-    Path probe = Files.createDirectory(dir.resolve("probe"));
-    for (char c = 'a'; c < 'z'; c++) {
-      String smaller = String.valueOf(c);
-      String larger = String.valueOf((char) (c + 1));
-      Path pair = Files.createDirectory(probe.resolve(smaller));
-      Files.createFile(pair.resolve(smaller));
-      Files.createFile(pair.resolve(larger));
-      List<String> listed;
-      try (var stream = Files.list(pair)) {
-        listed = stream.map(p -> p.getFileName().toString()).toList();
-      }
-      if (listed.equals(List.of(smaller, larger))) {
-        return new String[] {smaller, larger};
-      }
-    }
-    throw new AssertionError("no pair of names listed smaller first in " + probe);
   }
 }
