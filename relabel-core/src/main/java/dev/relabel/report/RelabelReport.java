@@ -32,6 +32,12 @@ public record RelabelReport(long visited, long relabeled, long unmatched, List<F
   }
 
   /**
+   * A {@link Failure}'s message for a directory that is a directory cycle (fts's FTS_DC: a bind
+   * mount of a directory the walk is inside), which is neither labelled nor entered.
+   */
+  public static final String DIRECTORY_CYCLE = "directory cycle";
+
+  /**
    * One entry that could not be handled.
    *
    * @param errno the errno, or 0 when the failure is not a system call's

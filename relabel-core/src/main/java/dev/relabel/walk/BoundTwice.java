@@ -40,13 +40,14 @@ final class BoundTwice {
     if (parts.isEmpty()) {
       return Set.of();
     }
+    Set<String> cycles = cycles(root, mounts);
     Set<Walk.Inode> inodes = new HashSet<>();
     for (String part : parts) {
       byte[] path = part.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
       try (FileTree.Directory directory = tree.open(path)) {
         FileTree.Status status = directory.status(new byte[0], path);
         inodes.add(new Walk.Inode(status.device(), status.inode()));
-        collect(directory, path, status.device(), inodes);
+        collect(directory, path, status.device(), cycles, inodes);
       } catch (IOException e) {
         // Not a directory (a file bound onto a name), or unreadable: its own status.
         addStatus(tree, path, inodes);
@@ -67,8 +68,9 @@ final class BoundTwice {
     }
   }
 
-  /** Every entry beneath {@code directory} on {@code device}, depth first. */
-  private static void collect(FileTree.Directory directory, byte[] path, long device, Set<Walk.Inode> inodes) {
+  /** Every entry beneath {@code directory} on {@code device}, depth first, none within a cycle. */
+  private static void collect(FileTree.Directory directory, byte[] path, long device, Set<String> cycles,
+      Set<Walk.Inode> inodes) {
     List<FileTree.Entry> entries;
     try {
       entries = directory.entries();
@@ -83,9 +85,10 @@ final class BoundTwice {
           continue;
         }
         inodes.add(new Walk.Inode(status.device(), status.inode()));
-        if (status.type() == dev.relabel.policy.FileType.DIRECTORY) {
+        if (status.type() == dev.relabel.policy.FileType.DIRECTORY
+            && (cycles.isEmpty() || !cycles.contains(dev.relabel.policy.PathBytes.latin1(child)))) {
           try (FileTree.Directory sub = directory.openChild(entry.name(), child)) {
-            collect(sub, child, device, inodes);
+            collect(sub, child, device, cycles, inodes);
           }
         }
       } catch (IOException e) {
@@ -102,42 +105,14 @@ final class BoundTwice {
    * covers it there.
    */
   static List<String> repeatedParts(String root, List<MountTable.Mount> mounts) {
-    // The mount the root lies on: the longest mount point holding it, the last listed (on top).
-    MountTable.Mount own = null;
-    for (MountTable.Mount mount : mounts) {
-      if (within(root, mount.point()) && (own == null || mount.point().length() >= own.point().length())) {
-        own = mount;
-      }
-    }
-    if (own == null) {
+    Views found = views(root, mounts);
+    if (found == null) {
       return List.of();
     }
-    // The mounts inside the root, the top one of each point, each with the device of the mount
-    // that holds it: the walk enters one only through mounts of its own filesystem.
-    List<MountTable.Mount> inside = new ArrayList<>();
-    for (MountTable.Mount mount : mounts) {
-      if (!mount.point().equals(root) && within(mount.point(), root)) {
-        inside.removeIf(earlier -> earlier.point().equals(mount.point()));
-        inside.add(mount);
-      }
-    }
-    inside.sort(java.util.Comparator.comparingInt(m -> m.point().length()));
-    List<MountTable.Mount> reached = new ArrayList<>();
-    for (MountTable.Mount mount : inside) {
-      // The longest mount point above this one (the list is sorted by length), else the root's own.
-      MountTable.Mount holder = own;
-      for (MountTable.Mount candidate : inside) {
-        if (candidate.point().length() < mount.point().length() && within(mount.point(), candidate.point())) {
-          holder = candidate;
-        }
-      }
-      if (mount.device().equals(own.device()) && (holder == own || reached.contains(holder))) {
-        reached.add(mount);
-      }
-    }
+    MountTable.Mount own = found.own();
+    List<MountTable.Mount> reached = found.reached();
     // Where the walk's root lies in the filesystem, as the root's own mount shows it.
-    String rootInFilesystem = own.point().equals(root) ? own.root()
-        : (own.root().equals("/") ? "" : own.root()) + root.substring(own.point().equals("/") ? 0 : own.point().length());
+    String rootInFilesystem = inFilesystem(root, own);
     List<MountTable.Mount> views = new ArrayList<>(reached);
     views.add(0, own);
     java.util.Set<String> parts = new java.util.LinkedHashSet<>();
@@ -166,7 +141,128 @@ final class BoundTwice {
         }
       }
     }
+    // What lies behind a cycle is never walked: shown there, it is not shown twice.
+    parts.removeIf(part -> found.cycles().stream().anyMatch(cycle -> within(part, cycle)));
     return List.copyOf(parts);
+  }
+
+  /**
+   * The mount points inside {@code root} (one char per byte, as the mount table spells them) that
+   * the walk would meet as a directory cycle, as fts reports one (FTS_DC): a bind mount, of the
+   * root's own filesystem and reached through it, of a directory the walk is inside when it meets
+   * it ({@code mount --bind / /mnt}, a directory bound onto one of its own subdirectories). Its
+   * entries are the walk's own, under names one level deeper each time round; setfiles reports it
+   * ("Directory cycle on PATH.") and does not enter it.
+   */
+  static Set<String> cycles(String root, List<MountTable.Mount> mounts) {
+    Views found = views(root, mounts);
+    return found == null ? Set.of() : found.cycles();
+  }
+
+  /**
+   * The root's own mount; the mounts inside the root that the walk enters (of the root's
+   * filesystem, reached through such mounts alone, none a cycle), shortest point first; the
+   * points of those that are cycles. Null when no mount holds the root.
+   */
+  private record Views(MountTable.Mount own, List<MountTable.Mount> reached, Set<String> cycles) {}
+
+  private static Views views(String root, List<MountTable.Mount> mounts) {
+    // The mount the root lies on: the longest mount point holding it, the last listed (on top).
+    MountTable.Mount own = null;
+    for (MountTable.Mount mount : mounts) {
+      if (within(root, mount.point()) && (own == null || mount.point().length() >= own.point().length())) {
+        own = mount;
+      }
+    }
+    if (own == null) {
+      return null;
+    }
+    // The mounts inside the root, the top one of each point (hosts running containers have
+    // thousands: each found by its point, not by a search of the others).
+    java.util.Map<String, MountTable.Mount> inside = new java.util.LinkedHashMap<>();
+    for (MountTable.Mount mount : mounts) {
+      if (!mount.point().equals(root) && within(mount.point(), root)) {
+        inside.remove(mount.point());
+        inside.put(mount.point(), mount);
+      }
+    }
+    List<MountTable.Mount> byLength = new ArrayList<>(inside.values());
+    byLength.sort(java.util.Comparator.comparingInt(m -> m.point().length()));
+    // Those the walk enters: of its own filesystem, held by the root's mount or by one it entered.
+    java.util.Map<String, MountTable.Mount> reached = new java.util.LinkedHashMap<>();
+    Set<String> cycles = new java.util.LinkedHashSet<>();
+    for (MountTable.Mount mount : byLength) {
+      if (!mount.device().equals(own.device())) {
+        continue;
+      }
+      MountTable.Mount holder = own;
+      for (String above = parent(mount.point()); !above.equals(root) && within(above, root); above = parent(above)) {
+        if (inside.containsKey(above)) {
+          holder = inside.get(above);
+          break;
+        }
+      }
+      if (holder == own || reached.get(holder.point()) == holder) {
+        String cycle = cycleIn(mount, root, own, reached);
+        if (cycle != null) {
+          cycles.add(cycle);
+        }
+        if (!mount.point().equals(cycle)) {
+          reached.put(mount.point(), mount);
+        }
+      }
+    }
+    return new Views(own, List.copyOf(reached.values()), Set.copyOf(cycles));
+  }
+
+  /** The directory holding {@code path} (absolute, normalized, not "/"). */
+  private static String parent(String path) {
+    int slash = path.lastIndexOf('/');
+    return slash == 0 ? "/" : path.substring(0, slash);
+  }
+
+  /**
+   * Where the walk, going down into {@code mount}, would meet a directory it is inside (fts's
+   * cycle): the shallowest place in the mount that shows the filesystem directory one of the walk's
+   * directories above the mount point shows (the root, or one beneath it), each seen through the
+   * view it lies in; the mount point itself when the mount shows one of them. Null when none.
+   */
+  private static String cycleIn(MountTable.Mount mount, String root, MountTable.Mount own,
+      java.util.Map<String, MountTable.Mount> reached) {
+    String cycle = null;
+    String above = mount.point();
+    do {
+      above = parent(above);
+      // The view the walk sees this directory through: the longest reached mount point holding it.
+      MountTable.Mount view = own;
+      for (String at = above; within(at, root); at = parent(at)) {
+        MountTable.Mount held = reached.get(at);
+        if (held != null) {
+          view = held;
+          break;
+        }
+        if (at.equals(root) || at.equals("/")) {
+          break;
+        }
+      }
+      String shown = inFilesystem(above, view);
+      if (within(shown, mount.root())) {
+        String at = shownAt(mount, shown);
+        if (cycle == null || at.length() < cycle.length()) {
+          cycle = at;
+        }
+      }
+    } while (!above.equals(root) && !above.equals("/"));
+    return cycle;
+  }
+
+  /** The filesystem path that {@code view} shows at {@code path} (which lies within its point). */
+  private static String inFilesystem(String path, MountTable.Mount view) {
+    String rest = view.point().equals("/") ? path : path.substring(view.point().length());
+    if (view.root().equals("/")) {
+      return rest.isEmpty() ? "/" : rest;
+    }
+    return rest.equals("/") ? view.root() : view.root() + rest;
   }
 
   /** Whether a mount below {@code view}'s point covers {@code path}, which {@code view} would show there. */

@@ -2,7 +2,9 @@ package dev.relabel.walk;
 
 import dev.relabel.match.DirectoryMatch;
 import dev.relabel.policy.PathBytes;
+import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.report.RelabelReport;
 import dev.relabel.policy.FileType;
 import java.io.IOException;
 import java.util.concurrent.CountedCompleter;
@@ -84,6 +86,11 @@ final class DirectoryTask extends TreeTask {
       if (entry.typeUnknown()) {
         status = directory.status(entry, childPath);
         type = status.type();
+      }
+      // fts tells a directory cycle before selinux_restorecon looks at the exclude list.
+      if (type == FileType.DIRECTORY && walk.isCycle(childPath)) {
+        walk.fail(childPath, Errno.ELOOP, RelabelReport.DIRECTORY_CYCLE);
+        return;
       }
       // selinux_restorecon checks its exclude list for directories only (at FTS_D).
       if (type == FileType.DIRECTORY && walk.isExcluded(childPath)) {

@@ -87,7 +87,7 @@ final class RootTask extends CountedCompleter<Void> {
         }
       }
       if (descend) {
-        walk.findBoundTwice(path);
+        walk.findMounts(path);
       }
       try {
         walk.label(parent, new FileTree.Entry(name, status.type()), path, status.type(), status,

@@ -84,6 +84,11 @@ final class Walk extends CountedRun<Walk.Counters> {
    * first task is handed to the pool (which publishes it to the workers), read for every entry.
    */
   private Set<Inode> boundTwice = Set.of();
+  /**
+   * The current root's directories that are directory cycles (see {@link BoundTwice#cycles}), as the
+   * walk spells them, one char per byte; almost always none. Set as {@link #boundTwice} is.
+   */
+  private Set<String> cycles = Set.of();
   /** The mount table, read for the first root that needs it (setfiles -f may name many). */
   private List<MountTable.Mount> mounts;
   private volatile boolean cancelled;
@@ -134,16 +139,41 @@ final class Walk extends CountedRun<Walk.Counters> {
 
   /**
    * Called by the root's task for a root directory walked recursively, before any entry of it is
-   * labelled: with setfiles' hard link check, finds what bind mounts inside it may show under a
-   * second name ({@link BoundTwice}), to be handled as multiply-linked files are.
+   * labelled: finds, from the mount table, the directory cycles inside it ({@link BoundTwice#cycles})
+   * and, with setfiles' hard link check, what bind mounts inside it may show under a second name
+   * ({@link BoundTwice}), to be handled as multiply-linked files are.
    */
-  void findBoundTwice(byte[] root) {
-    if (options.hardLinkCheck()) {
-      if (mounts == null) {
-        mounts = MountTable.parse(tree.mountTable());
-      }
-      boundTwice = BoundTwice.find(tree, PathBytes.latin1(realPath(root)), mounts);
+  void findMounts(byte[] root) {
+    if (mounts == null) {
+      mounts = MountTable.parse(tree.mountTable());
     }
+    if (mounts.isEmpty()) {
+      return;
+    }
+    byte[] real = realPath(root);
+    String realRoot = PathBytes.latin1(real);
+    Set<String> found = BoundTwice.cycles(realRoot, mounts);
+    if (!found.isEmpty()) {
+      // The table spells them by the root's real path; the walk by the root as it was given.
+      String given = PathBytes.latin1(root);
+      Set<String> spelled = new HashSet<>();
+      for (String cycle : found) {
+        String below = realRoot.equals("/") ? cycle : cycle.substring(realRoot.length());
+        spelled.add(given.equals("/") ? below : given + below);
+      }
+      cycles = spelled;
+    }
+    if (options.hardLinkCheck()) {
+      boundTwice = BoundTwice.find(tree, realRoot, mounts);
+    }
+  }
+
+  /**
+   * Whether the directory {@code path} is a directory cycle: fts's FTS_DC, which setfiles reports and
+   * does not enter. Checked for each directory the walk meets (one test of an empty set, nearly always).
+   */
+  boolean isCycle(byte[] path) {
+    return !cycles.isEmpty() && cycles.contains(PathBytes.latin1(path));
   }
 
   /**
@@ -175,6 +205,7 @@ final class Walk extends CountedRun<Walk.Counters> {
   void beginRoot() {
     links.clear();
     boundTwice = Set.of();
+    cycles = Set.of();
     rootDigests = false;
     rootFailed = false;
     for (Counters c : allCounters()) {

@@ -18,6 +18,11 @@ class BoundTwiceTest {
     return BoundTwice.repeatedParts(root, MountTable.parse(ROOT_FS + mountinfo)).stream().sorted().toList();
   }
 
+  /** The directory cycles, in path order. */
+  private static List<String> cycles(String root, String mountinfo) {
+    return BoundTwice.cycles(root, MountTable.parse(ROOT_FS + mountinfo)).stream().sorted().toList();
+  }
+
   private static String bind(String fsDirectory, String point) {
     return "9 1 8:1 " + fsDirectory + " " + point + " rw,relatime shared:1 - ext4 /dev/sda1 rw\n";
   }
@@ -54,7 +59,9 @@ class BoundTwiceTest {
   void theRootsOwnMountShowsOnlyPartOfTheFilesystem() {
     // /srv is itself a bind mount of /data/srv: a bind of /data inside it shows /srv's entries again.
     String own = bind("/data/srv", "/srv");
-    assertEquals(List.of("/srv/all/srv"), points("/srv", own + bind("/data", "/srv/all")), "/srv again");
+    assertEquals(List.of(), points("/srv", own + bind("/data", "/srv/all")),
+        "/srv again, at /srv/all/srv: a directory cycle, never walked");
+    assertEquals(List.of("/srv/all/srv"), cycles("/srv", own + bind("/data", "/srv/all")));
     assertEquals(List.of("/srv/w"), points("/srv", own + bind("/data/srv/www", "/srv/w")));
     assertEquals(List.of(), points("/srv", own + bind("/data/other", "/srv/o")), "outside what /srv shows");
   }
@@ -87,5 +94,31 @@ class BoundTwiceTest {
   @Test
   void escapedPointsAreUnescaped() {
     assertEquals(List.of("/srv/a b"), points("/srv", bind("/srv/data", "/srv/a\\040b")));
+  }
+
+  @Test
+  void aBindMountOfADirectoryTheWalkIsInsideIsACycle() {
+    assertEquals(List.of("/mnt"), cycles("/", bind("/", "/mnt")), "the root bound beneath itself");
+    assertEquals(List.of("/srv/a/b/x"), cycles("/srv", bind("/srv/a", "/srv/a/b/x")),
+        "a directory onto one of its own subdirectories");
+    assertEquals(List.of("/srv/a/b/x"), cycles("/srv/a", bind("/srv/a", "/srv/a/b/x")), "the root itself");
+    assertEquals(List.of("/srv/data/www/data"), cycles("/srv/data", bind("/srv", "/srv/data/www")),
+        "a directory above the root: the walk meets the root again one level down");
+    assertEquals(List.of(), points("/", bind("/", "/mnt")), "nothing behind a cycle is walked, so nothing is shown twice");
+  }
+
+  @Test
+  void noCycleWhereTheMountShowsNoDirectoryTheWalkIsInside() {
+    assertEquals(List.of(), cycles("/srv", bind("/srv/data/www", "/srv/www")), "a sibling");
+    assertEquals(List.of(), cycles("/srv/a/b", bind("/srv/a/b/c", "/srv/a/b/d")));
+    assertEquals(List.of(), cycles("/srv", bind("/srv/a", "/srv/a")), "a directory bound onto itself");
+    assertEquals(List.of(), cycles("/srv", "5 1 0:30 / /srv/tmp rw - tmpfs tmpfs rw\n"), "another filesystem");
+    assertEquals(List.of(), cycles("/srv/a", bind("/", "/mnt")), "outside the root");
+    assertEquals(List.of(), cycles("/srv", bind("/", "/mnt") + bind("/srv", "/mnt/x")), "in a mount outside the root");
+  }
+
+  @Test
+  void nothingBeneathACycleIsReached() {
+    assertEquals(List.of("/mnt"), cycles("/", bind("/", "/mnt") + bind("/srv", "/mnt/srv/x")));
   }
 }

@@ -133,6 +133,9 @@ public final class SetfilesOutput implements RelabelListener {
     if (message.startsWith("current label '")) {
       // libselinux cannot parse the current context to compare types: EINVAL.
       entryError(concat(PREFIX + "Could not set context for ", path, ":  " + strerror(Errno.EINVAL) + "\n"));
+    } else if (message.equals(RelabelReport.DIRECTORY_CYCLE)) {
+      // libselinux's words, and an error of the run, as for setfiles (which stops its walk there).
+      entryError(concat(PREFIX + "Directory cycle on ", path, ".\n"));
     } else if (message.startsWith("internal error")) {
       fatal(concat(PREFIX, path, ": " + message + "\n"));
     } else if (failure.errno() != 0 && (operation.equals("openat") || operation.equals("getdents64"))) {

@@ -242,4 +242,71 @@ class MountPointsCliTest {
     mount(List.of("mount", "--bind", file.toString(), boundFile.toString()), boundFile);
     return tree;
   }
+
+  /**
+   * A directory of the tree bound onto one of its own subdirectories ({@code mount --bind / /mnt} is
+   * the common case): fts meets the mount point as a directory it is already inside, a directory
+   * cycle, which setfiles reports ("Directory cycle on PATH.", status 255) without entering it or
+   * labelling it under that name. relabel too, at every -T and with -A, where it used to walk the
+   * cycle and label the tree's inodes under the cycle's names, the last one met winning. Here the
+   * cycle is the last entry setfiles meets (it stops its whole walk there): every label and line
+   * the same.
+   */
+  @Test
+  void reportsADirectoryCycleAndDoesNotEnterIt() throws Exception {
+    List<String> names = Trees.listedInByteOrder(dir, 2);
+    Path policy = Files.writeString(dir.resolve("file_contexts"),
+        dir + "(/.*)?\tsystem_u:object_r:tree_t:s0\n"
+        + dir + "/[^/]+/tree/" + names.get(1) + "(/.*)?\tsystem_u:object_r:cycle_t:s0\n");
+    for (String options : List.of("-T 1", "-T 2", "-A -T 1", "-A -T 2")) {
+      String run = options.replace(" ", "");
+      Path theirs = cycled(Files.createDirectory(dir.resolve("theirs" + run)), names.get(0), names.get(1));
+      Path ours = cycled(Files.createDirectory(dir.resolve("ours" + run)), names.get(0), names.get(1));
+      List<String> setfiles = List.of(AttrTrees.SETFILES.toString(), "-v", policy.toString(), theirs.toString());
+      List<String> relabel = new ArrayList<>(List.of("setfiles", "-v"));
+      relabel.addAll(List.of(options.split(" ")));
+      relabel.addAll(List.of(policy.toString(), ours.toString()));
+      AttrTrees.Run checked = AttrTrees.run(setfiles, dir);
+      AttrTrees.Run ourRun = Trees.relabel(relabel);
+      SetfilesCliDifferentialTest.assertSameRun(checked, theirs, ourRun, ours);
+      assertEquals(List.of(AttrTrees.SETFILES + ": Directory cycle on " + theirs.resolve(names.get(1)) + "."), checked.errLines().stream().toList());
+      assertEquals(255, checked.status());
+      // find(1) stops at the cycle too: the tree's labels, read beside it.
+      Path theirFirst = theirs.resolve(names.get(0));
+      Path ourFirst = ours.resolve(names.get(0));
+      assertEquals(AttrTrees.labels(theirFirst, dir), AttrTrees.labels(ourFirst, dir), options);
+      assertEquals(AttrTrees.label(theirs, dir), AttrTrees.label(ours, dir), options);
+      assertEquals(AttrTrees.label(theirFirst, dir), AttrTrees.label(ourFirst, dir), options);
+      assertEquals("system_u:object_r:tree_t:s0", AttrTrees.label(ourFirst.resolve("f"), dir), options);
+    }
+  }
+
+  /**
+   * relabel goes on past a directory cycle (a failure is reported and the walk goes on), where
+   * setfiles stops its whole walk: the entries met after it are labelled, by their own names.
+   */
+  @Test
+  void labelsWhatLiesPastADirectoryCycle() throws Exception {
+    List<String> names = Trees.listedInByteOrder(dir, 2);
+    Path policy = Files.writeString(dir.resolve("file_contexts"),
+        dir + "(/.*)?\tsystem_u:object_r:tree_t:s0\n"
+        + dir + "/tree/" + names.get(0) + "(/.*)?\tsystem_u:object_r:cycle_t:s0\n");
+    Path tree = cycled(dir, names.get(1), names.get(0));
+    for (String threads : List.of("1", "2")) {
+      AttrTrees.Run run = Trees.relabel(List.of("setfiles", "-A", "-F", "-T", threads, policy.toString(), tree.toString()));
+      assertEquals(255, run.status(), run.toString());
+      assertEquals(List.of("relabel: Directory cycle on " + tree.resolve(names.get(0)) + "."), run.errLines().stream().toList());
+      assertEquals("system_u:object_r:tree_t:s0", AttrTrees.label(tree.resolve(names.get(1) + "/f"), dir));
+      assertEquals("system_u:object_r:tree_t:s0", AttrTrees.label(tree, dir));
+    }
+  }
+
+  /** {@code side/tree} with a file in directory {@code first}, and itself bound onto directory {@code cycle}. */
+  private Path cycled(Path side, String first, String cycle) throws Exception {
+    Path tree = Files.createDirectories(side.resolve("tree"));
+    Files.createFile(Files.createDirectory(tree.resolve(first)).resolve("f"));
+    Path target = Files.createDirectory(tree.resolve(cycle));
+    mount(List.of("mount", "--bind", tree.toString(), target.toString()), target);
+    return tree;
+  }
 }
