@@ -26,6 +26,9 @@ import java.util.Set;
  * included; the walk then defers every entry of those inodes, under whichever name it meets them.
  * Listing more than is repeated (a mount stacked in a way the table does not tell) only defers
  * entries that did not need it: each is still labelled by its own spec when the root is done.
+ *
+ * <p>The same reading of the table finds the directory cycles ({@link #cycles}), which the walk
+ * reports and does not enter, and whose parts are not shown twice since they are never walked.
  */
 final class BoundTwice {
   private BoundTwice() {}
@@ -147,12 +150,13 @@ final class BoundTwice {
   }
 
   /**
-   * The mount points inside {@code root} (one char per byte, as the mount table spells them) that
-   * the walk would meet as a directory cycle, as fts reports one (FTS_DC): a bind mount, of the
-   * root's own filesystem and reached through it, of a directory the walk is inside when it meets
-   * it ({@code mount --bind / /mnt}, a directory bound onto one of its own subdirectories). Its
-   * entries are the walk's own, under names one level deeper each time round; setfiles reports it
-   * ("Directory cycle on PATH.") and does not enter it.
+   * The directories inside {@code root} (one char per byte, as the mount table spells them) that
+   * the walk would meet as a directory cycle, as fts reports one (FTS_DC: a directory that is one
+   * of those it is inside): the point of a bind mount, of the root's own filesystem and reached
+   * through it, of a directory above it ({@code mount --bind / /mnt}, a directory bound onto one
+   * of its own subdirectories), or the place in such a mount that shows the root again (a directory
+   * above the root bound beneath it). What lies beyond is the walk's own tree under other names;
+   * setfiles reports the cycle ("Directory cycle on PATH.") and does not enter it.
    */
   static Set<String> cycles(String root, List<MountTable.Mount> mounts) {
     Views found = views(root, mounts);
