@@ -150,6 +150,20 @@ final class BoundTwice {
   }
 
   /**
+   * Whether some filesystem is mounted in two places (a bind mount, or one mounted twice): without
+   * that, no entry is shown under two names and no directory cycle can be.
+   */
+  static boolean anyMountedTwice(List<MountTable.Mount> mounts) {
+    Set<String> devices = new HashSet<>();
+    for (MountTable.Mount mount : mounts) {
+      if (!devices.add(mount.device())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * The directories inside {@code root} (one char per byte, as the mount table spells them) that
    * the walk would meet as a directory cycle, as fts reports one (FTS_DC: a directory that is one
    * of those it is inside): the point of a bind mount, of the root's own filesystem and reached

@@ -121,4 +121,11 @@ class BoundTwiceTest {
   void nothingBeneathACycleIsReached() {
     assertEquals(List.of("/mnt"), cycles("/", bind("/", "/mnt") + bind("/srv", "/mnt/srv/x")));
   }
+
+  @Test
+  void onlyAFilesystemMountedInTwoPlacesCanShowAnEntryTwice() {
+    assertEquals(false, BoundTwice.anyMountedTwice(MountTable.parse(ROOT_FS + "5 1 0:30 / /srv/tmp rw - tmpfs tmpfs rw\n")));
+    assertEquals(true, BoundTwice.anyMountedTwice(MountTable.parse(ROOT_FS + bind("/srv/a", "/srv/b"))));
+    assertEquals(true, BoundTwice.anyMountedTwice(MountTable.parse(ROOT_FS + bind("/", "/mnt"))));
+  }
 }
