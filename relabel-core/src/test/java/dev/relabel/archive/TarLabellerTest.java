@@ -102,12 +102,7 @@ class TarLabellerTest {
   private static Path label(Path in, String name, int threads, List<String> warnings) throws IOException {
     Path out = base.resolve(name);
     try (var file = Files.newOutputStream(out)) {
-      TarLabeller.builder(matcher).threads(threads).listener(new RelabelListener() {
-        @Override
-        public void warned(String message) {
-          warnings.add(message);
-        }
-      }).build().label(TarSource.of(in), file);
+      TarLabeller.builder(matcher).threads(threads).listener(warningsInto(warnings)).build().label(TarSource.of(in), file);
     }
     return out;
   }
@@ -307,12 +302,7 @@ class TarLabellerTest {
         + "    m = tarfile.TarInfo(name); m.type = tarfile.LNKTYPE; m.linkname = 'a'; t.addfile(m)\n"
         + "t.close()\n");
     List<String> warnings = new ArrayList<>();
-    TarLabeller.builder(matcher).listener(new RelabelListener() {
-      @Override
-      public void warned(String message) {
-        warnings.add(message);
-      }
-    }).build().check(TarSource.of(in));
+    TarLabeller.builder(matcher).listener(warningsInto(warnings)).build().check(TarSource.of(in));
     assertEquals(List.of("conflicting specifications for /b and /a, using system_u:object_r:etc_t:s0.",
         "conflicting specifications for /d and /b, using system_u:object_r:etc_t:s0."), warnings);
   }
@@ -333,12 +323,7 @@ class TarLabellerTest {
     List<String> warnings = new ArrayList<>();
     Path labelled = base.resolve("relink-labelled.tar");
     try (var out = Files.newOutputStream(labelled)) {
-      TarLabeller.builder(matcher).listener(new RelabelListener() {
-        @Override
-        public void warned(String message) {
-          warnings.add(message);
-        }
-      }).build().label(TarSource.of(in), out);
+      TarLabeller.builder(matcher).listener(warningsInto(warnings)).build().label(TarSource.of(in), out);
     }
     assertEquals(List.of("conflicting specifications for /l and /b, using system_u:object_r:lib_t:s0."), warnings);
     assertEquals("""
@@ -765,6 +750,16 @@ class TarLabellerTest {
   }
 
   /** The policy {@code text}, written to {@code name}, loaded and compiled. */
+  /** A listener that keeps every warning, in order. */
+  private static RelabelListener warningsInto(List<String> warnings) {
+    return new RelabelListener() {
+      @Override
+      public void warned(String message) {
+        warnings.add(message);
+      }
+    };
+  }
+
   private static LabelMatcher matcher(String name, String text) throws Exception {
     Path policy = Files.writeString(base.resolve(name), text);
     return LabelMatcher.compile(PolicyLoader.validating().load(policy));

@@ -50,16 +50,8 @@ class LinkConflictsCliTest {
         String run = threads + dryRun;
         Path theirs = linked(Files.createDirectory(dir.resolve("theirs-" + run)), names);
         Path ours = linked(Files.createDirectory(dir.resolve("ours-" + run)), names);
-        List<String> options = dryRun ? List.of("-n", "-v") : List.of("-v");
-        List<String> setfiles = new ArrayList<>(List.of(AttrTrees.SETFILES.toString()));
-        setfiles.addAll(options);
-        setfiles.addAll(List.of(policy.toString(), theirs.toString()));
-        List<String> relabel = new ArrayList<>(List.of("setfiles", "-T", threads));
-        relabel.addAll(options);
-        relabel.addAll(List.of(policy.toString(), ours.toString()));
-        AttrTrees.Run checked = AttrTrees.run(setfiles, dir);
-        AttrTrees.Run ourRun = Trees.relabel(relabel);
-        SetfilesCliDifferentialTest.assertSameRun(checked, theirs, ourRun, ours);
+        AttrTrees.Run checked = SetfilesCliDifferentialTest.sameAsSetfiles(dir,
+            dryRun ? List.of("-n", "-v") : List.of("-v"), List.of("-T", threads), policy, theirs, ours);
         // Names 1, 3, 4 under the first directory, 1 to 4 under the second (2 is lib_t there).
         assertEquals(7, checked.errLines().stream().filter(l -> l.contains("conflicting specifications")).count(),
             checked::toString);

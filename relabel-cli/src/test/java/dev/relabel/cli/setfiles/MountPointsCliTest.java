@@ -145,16 +145,8 @@ class MountPointsCliTest {
       theirs = Files.createSymbolicLink(dir.resolve("via-theirs-" + run), theirSide).resolve("tree");
       ours = Files.createSymbolicLink(dir.resolve("via-ours-" + run), ourSide).resolve("tree");
     }
-    List<String> options = dryRun ? List.of("-n", "-v") : List.of("-v");
-    List<String> setfiles = new ArrayList<>(List.of(AttrTrees.SETFILES.toString()));
-    setfiles.addAll(options);
-    setfiles.addAll(List.of(policy.toString(), theirs.toString()));
-    List<String> relabel = new ArrayList<>(List.of("setfiles", "-T", threads));
-    relabel.addAll(options);
-    relabel.addAll(List.of(policy.toString(), ours.toString()));
-    AttrTrees.Run checked = AttrTrees.run(setfiles, dir);
-    AttrTrees.Run ourRun = Trees.relabel(relabel);
-    SetfilesCliDifferentialTest.assertSameRun(checked, theirs, ourRun, ours);
+    AttrTrees.Run checked = SetfilesCliDifferentialTest.sameAsSetfiles(dir,
+        dryRun ? List.of("-n", "-v") : List.of("-v"), List.of("-T", threads), policy, theirs, ours);
     assertEquals(5, checked.errLines().stream().filter(l -> l.contains("conflicting specifications")).count(),
         "the bound directory, its file, subdirectory and the file in it, and the bound file: " + checked);
     Map<String, String> ourLabels = AttrTrees.labels(ourSide, dir);
@@ -262,13 +254,8 @@ class MountPointsCliTest {
       String run = options.replace(" ", "");
       Path theirs = cycled(Files.createDirectory(dir.resolve("theirs" + run)), names.get(0), names.get(1));
       Path ours = cycled(Files.createDirectory(dir.resolve("ours" + run)), names.get(0), names.get(1));
-      List<String> setfiles = List.of(AttrTrees.SETFILES.toString(), "-v", policy.toString(), theirs.toString());
-      List<String> relabel = new ArrayList<>(List.of("setfiles", "-v"));
-      relabel.addAll(List.of(options.split(" ")));
-      relabel.addAll(List.of(policy.toString(), ours.toString()));
-      AttrTrees.Run checked = AttrTrees.run(setfiles, dir);
-      AttrTrees.Run ourRun = Trees.relabel(relabel);
-      SetfilesCliDifferentialTest.assertSameRun(checked, theirs, ourRun, ours);
+      AttrTrees.Run checked = SetfilesCliDifferentialTest.sameAsSetfiles(dir, List.of("-v"),
+          List.of(options.split(" ")), policy, theirs, ours);
       assertEquals(List.of(AttrTrees.SETFILES + ": Directory cycle on " + theirs.resolve(names.get(1)) + "."), checked.errLines().stream().toList());
       assertEquals(255, checked.status());
       // find(1) stops at the cycle too: the tree's labels, read beside it.

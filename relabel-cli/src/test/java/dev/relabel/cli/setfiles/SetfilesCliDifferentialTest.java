@@ -159,6 +159,25 @@ public class SetfilesCliDifferentialTest {
   }
 
   /** Same status, same stdout lines and same stderr lines, each copy's root read as ROOT. */
+  /**
+   * Debian's setfiles with {@code options} and {@code policy} on {@code theirs}, relabel setfiles
+   * with the same and {@code ourOptions} on {@code ours}: the same run ({@link #assertSameRun});
+   * setfiles' run, for the caller's own checks.
+   */
+  static Run sameAsSetfiles(Path scratch, List<String> options, List<String> ourOptions, Path policy, Path theirs,
+      Path ours) throws Exception {
+    List<String> setfiles = new ArrayList<>(List.of(AttrTrees.SETFILES.toString()));
+    setfiles.addAll(options);
+    setfiles.addAll(List.of(policy.toString(), theirs.toString()));
+    List<String> relabel = new ArrayList<>(List.of("setfiles"));
+    relabel.addAll(ourOptions);
+    relabel.addAll(options);
+    relabel.addAll(List.of(policy.toString(), ours.toString()));
+    Run checked = AttrTrees.run(setfiles, scratch);
+    assertSameRun(checked, theirs, Trees.relabel(relabel), ours);
+    return checked;
+  }
+
   static void assertSameRun(Run setfiles, Path setfilesRoot, Run ours, Path ourRoot) {
     assertEquals(setfiles.status(), ours.status(), () -> "exit status\n--- setfiles\n" + setfiles + "\n--- ours\n" + ours);
     assertSameLines(normalize(setfiles.outLines(), setfilesRoot), normalize(ours.outLines(), ourRoot), "stdout");
