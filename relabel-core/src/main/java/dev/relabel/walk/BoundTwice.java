@@ -36,14 +36,14 @@ final class BoundTwice {
   /**
    * The inodes (device, inode) that mounts inside {@code root} may show under a second name, read
    * through {@code tree}; empty when none. A part that cannot be read is left out: the walk reports
-   * its own failure there.
+   * its own failure there. {@code cycles}: {@link #cycles} of the same root and table, which the
+   * caller has already found (nothing within one is listed).
    */
-  static Set<Walk.Inode> find(FileTree tree, String root, List<MountTable.Mount> mounts) {
+  static Set<Walk.Inode> find(FileTree tree, String root, List<MountTable.Mount> mounts, Set<String> cycles) {
     List<String> parts = repeatedParts(root, mounts);
     if (parts.isEmpty()) {
       return Set.of();
     }
-    Set<String> cycles = cycles(root, mounts);
     Set<Walk.Inode> inodes = new HashSet<>();
     for (String part : parts) {
       byte[] path = part.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);

@@ -167,7 +167,7 @@ final class Walk extends CountedRun<Walk.Counters> {
       cycles = spelled;
     }
     if (options.hardLinkCheck()) {
-      boundTwice = BoundTwice.find(tree, realRoot, mounts);
+      boundTwice = BoundTwice.find(tree, realRoot, mounts, found);
     }
   }
 
