@@ -40,10 +40,19 @@ public record ChconProblem(Kind kind, byte[] path, byte[] accessName, int errno,
      * it: "failed to get attributes of /", and chcon stops before any FILE.
      */
     ROOT_UNREADABLE,
+    /**
+     * A directory the walk is inside, shown again beneath itself by a bind mount (fts's FTS_DC): chcon
+     * warns that the directory structure is circular and neither labels nor enters it.
+     */
+    DIRECTORY_CYCLE,
   }
 
   /** As a relabel failure, with a message in chcon's words (paths and values unquoted). */
   public RelabelReport.Failure failure() {
+    if (kind == Kind.DIRECTORY_CYCLE) {
+      // As the setfiles walk reports one: a report reads the same whichever verb met it.
+      return new RelabelReport.Failure(path, errno, RelabelReport.DIRECTORY_CYCLE);
+    }
     String name = PathBytes.text(accessName);
     String message = switch (kind) {
       case CANNOT_ACCESS -> "cannot access " + PathBytes.text(path);
@@ -55,6 +64,7 @@ public record ChconProblem(Kind kind, byte[] path, byte[] accessName, int errno,
       case SET_FAILED -> "failed to change context of " + name + " to " + value;
       case DANGEROUS_ROOT -> "it is dangerous to operate recursively on " + PathBytes.text(path);
       case ROOT_UNREADABLE -> "failed to get attributes of " + PathBytes.text(path);
+      case DIRECTORY_CYCLE -> throw new AssertionError("worded above");
     };
     return new RelabelReport.Failure(path, errno, errno == 0 ? message : message + ": " + Errno.describe(errno));
   }

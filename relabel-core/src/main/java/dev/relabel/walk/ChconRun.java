@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.policy.PathBytes;
 import dev.relabel.report.RelabelReport;
 import dev.relabel.context.ContextEdit;
 import dev.relabel.nativeio.Errno;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The state of one {@link ContextChanger} run, shared by its tasks: the options, per-worker
@@ -32,6 +34,13 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
   /** With a whole context: the value chcon's setfilecon stores, the context and its NUL, one byte per char. */
   private final byte[] wholeStored;
   private volatile boolean cancelled;
+  private final RootMounts mounts;
+  /**
+   * The current root's directory cycles ({@link BoundTwice#cycles}), spelled as its entries are,
+   * one char per byte; almost always none. Set on the caller's thread before the root's task is
+   * handed to the pool (which publishes it to the workers).
+   */
+  private Set<String> cycles = Set.of();
 
   /** Under -R --preserve-root, the system root's status (a directory met with its device and inode is "/"); else null. */
   private final FileTree.Status systemRoot;
@@ -40,6 +49,7 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
     this.options = options;
     this.systemRoot = systemRoot;
     this.tree = tree;
+    this.mounts = new RootMounts(tree);
     this.listener = listener;
     this.edit = options.edit();
     this.wholeStored = edit.wholeContext()
@@ -59,6 +69,22 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
   boolean isSystemRoot(FileTree.Status status) {
     return systemRoot != null && status != null && systemRoot.device() == status.device()
         && systemRoot.inode() == status.inode();
+  }
+
+  /** Called for each root walked recursively, before its task is handed to the pool. */
+  void findCycles(byte[] root) {
+    List<MountTable.Mount> table = mounts.table();
+    if (table.isEmpty()) {
+      cycles = Set.of();
+      return;
+    }
+    String realRoot = RootMounts.realPath(root);
+    cycles = RootMounts.spelled(BoundTwice.cycles(realRoot, table), root, realRoot, ChconRun::join);
+  }
+
+  /** Whether the directory {@code path} is a directory cycle, which chcon does not enter. */
+  boolean isCycle(byte[] path) {
+    return !cycles.isEmpty() && cycles.contains(PathBytes.latin1(path));
   }
 
   @Override

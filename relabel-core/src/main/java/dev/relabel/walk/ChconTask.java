@@ -1,5 +1,6 @@
 package dev.relabel.walk;
 
+import dev.relabel.nativeio.Errno;
 import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.FileType;
 import java.io.IOException;
@@ -66,7 +67,10 @@ final class ChconTask extends TreeTask {
       if (type == FileType.DIRECTORY && run.guardsRoot() && status == null) {
         status = directory.status(entry.name(), childPath);
       }
-      if (type == FileType.DIRECTORY && run.isSystemRoot(status)) {
+      if (type == FileType.DIRECTORY && run.isCycle(childPath)) {
+        // fts tells the cycle (FTS_DC) before chcon looks whether it is "/".
+        run.problem(ChconProblem.Kind.DIRECTORY_CYCLE, childPath, entry.name(), Errno.ELOOP, null, null);
+      } else if (type == FileType.DIRECTORY && run.isSystemRoot(status)) {
         // "/" met beneath an operand (a bind mount of it): chcon warns, skips it and fails.
         run.problem(ChconProblem.Kind.DANGEROUS_ROOT, childPath, entry.name(), 0, null, null);
       } else if (type == FileType.DIRECTORY) {

@@ -227,6 +227,7 @@ public final class ContextChanger implements AutoCloseable {
       if (handOver == located.owner()) {
         located = null;
       }
+      run.findCycles(shown);
       ChconTask task = new ChconTask(null, run, null, handOver, shown, shown);
       handOver = null;
       return task;

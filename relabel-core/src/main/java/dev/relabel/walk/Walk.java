@@ -89,8 +89,8 @@ final class Walk extends CountedRun<Walk.Counters> {
    * walk spells them, one char per byte; almost always none. Set as {@link #boundTwice} is.
    */
   private Set<String> cycles = Set.of();
-  /** The mount table, read for the first root that needs it (setfiles -f may name many). */
-  private List<MountTable.Mount> mounts;
+  /** The mount table, read for the first root that needs it. */
+  private final RootMounts mounts;
   private volatile boolean cancelled;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
   private final boolean onlyChanged;
@@ -116,6 +116,7 @@ final class Walk extends CountedRun<Walk.Counters> {
     this.tree = tree;
     this.listener = listener;
     this.excludes = excludes;
+    this.mounts = new RootMounts(tree);
     String root = options.alternateRoot().orElse(null);
     this.alternateRoot = "/".equals(root) ? "" : root;
     this.onlyChanged = options.changedAfter().isPresent();
@@ -144,30 +145,15 @@ final class Walk extends CountedRun<Walk.Counters> {
    * ({@link BoundTwice}), to be handled as multiply-linked files are.
    */
   void findMounts(byte[] root) {
-    if (mounts == null) {
-      List<MountTable.Mount> table = MountTable.parse(tree.mountTable());
-      // Either needs a filesystem mounted in two places (a bind mount): on most hosts none is, and
-      // then nothing more is done (measured: a small restorecon -R was ~4 ms slower without this).
-      mounts = BoundTwice.anyMountedTwice(table) ? table : List.of();
-    }
-    if (mounts.isEmpty()) {
+    List<MountTable.Mount> table = mounts.table();
+    if (table.isEmpty()) {
       return;
     }
-    byte[] real = realPath(root);
-    String realRoot = PathBytes.latin1(real);
-    Set<String> found = BoundTwice.cycles(realRoot, mounts);
-    if (!found.isEmpty()) {
-      // The table spells them by the root's real path; the walk by the root as it was given.
-      String given = PathBytes.latin1(root);
-      Set<String> spelled = new HashSet<>();
-      for (String cycle : found) {
-        String below = realRoot.equals("/") ? cycle : cycle.substring(realRoot.length());
-        spelled.add(given.equals("/") ? below : given + below);
-      }
-      cycles = spelled;
-    }
+    String realRoot = RootMounts.realPath(root);
+    Set<String> found = BoundTwice.cycles(realRoot, table);
+    cycles = RootMounts.spelled(found, root, realRoot, Walk::join);
     if (options.hardLinkCheck()) {
-      boundTwice = BoundTwice.find(tree, realRoot, mounts, found);
+      boundTwice = BoundTwice.find(tree, realRoot, table, found);
     }
   }
 
@@ -177,18 +163,6 @@ final class Walk extends CountedRun<Walk.Counters> {
    */
   boolean isCycle(byte[] path) {
     return !cycles.isEmpty() && cycles.contains(PathBytes.latin1(path));
-  }
-
-  /**
-   * The root's path with the symlinks among its directories resolved, as the mount table names
-   * mount points; as given when that fails (the walk then reports what it meets).
-   */
-  private static byte[] realPath(byte[] root) {
-    try {
-      return PathBytes.of(PathBytes.path(PathBytes.text(root)).toRealPath());
-    } catch (IOException | RuntimeException e) {
-      return root;
-    }
   }
 
   @Override

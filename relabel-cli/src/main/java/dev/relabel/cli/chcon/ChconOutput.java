@@ -70,6 +70,11 @@ final class ChconOutput {
               quoting.file(new byte[] {'/'}), ")"),
           join("use --no-preserve-root to override this failsafe", new byte[0], ""));
       case ROOT_UNREADABLE -> List.of(join("failed to get attributes of ", quoting.file(p.path()), reason));
+      // One message of five lines and a blank one, as coreutils words fts's FTS_DC.
+      case DIRECTORY_CYCLE -> List.of(join("WARNING: Circular directory structure.\n"
+          + "This almost certainly means that you have a corrupted file system.\n"
+          + "NOTIFY YOUR SYSTEM MANAGER.\n"
+          + "The following directory is part of the cycle:\n  ", quoting.fileWhereNeeded(p.path()), "\n"));
     };
   }
 

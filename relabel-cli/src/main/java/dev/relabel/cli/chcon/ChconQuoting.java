@@ -10,7 +10,8 @@ import java.nio.charset.StandardCharsets;
  * read ours: {@link #file} for file names ({@code quoteaf}: shell-escape-always, {@code 'a b'},
  * {@code 'x'$'\n''y'}, {@code "it's"}), {@link #value} for contexts and field values
  * ({@code quote}: the locale's quotation marks, {@code ‘a\tb’} in a UTF-8 locale, {@code 'a\tb'}
- * in others). In a UTF-8 locale a printable multibyte character is kept; otherwise every byte
+ * in others), and {@link #fileWhereNeeded} ({@code quotef}) for the one line that quotes a name
+ * only when it must. In a UTF-8 locale a printable multibyte character is kept; otherwise every byte
  * outside printable ASCII is written as an octal escape.
  */
 final class ChconQuoting {
@@ -47,6 +48,36 @@ final class ChconQuoting {
       return again.out.toByteArray();
     }
     return shell.out.toByteArray();
+  }
+
+  /**
+   * {@code quotef(name)}, as chcon names a directory in its cycle warning: the name as it is when
+   * nothing in it means anything to a shell (nor is a colon), else as {@link #file} quotes it.
+   */
+  byte[] fileWhereNeeded(byte[] name) {
+    return needsQuotes(name) ? file(name) : name;
+  }
+
+  private boolean needsQuotes(byte[] name) {
+    if (name.length == 0 || name.length == 1 && (name[0] == '{' || name[0] == '}') || name[0] == '#' || name[0] == '~') {
+      return true;
+    }
+    int i = 0;
+    while (i < name.length) {
+      int c = name[i] & 0xff;
+      if (c >= 0x80) {
+        int length = utf8 ? printableUtf8(name, i) : 0;
+        if (length == 0) {
+          return true;
+        }
+        i += length;
+      } else if (c < 0x20 || c == 0x7f || " !\"$&'()*;<=>?[\\^`|:".indexOf(c) >= 0) {
+        return true;
+      } else {
+        i++;
+      }
+    }
+    return false;
   }
 
   /** {@code quote(value)}, {@code value} one char per byte. */

@@ -231,6 +231,104 @@ class ChconDifferentialTest {
   }
 
   /**
+   * A directory the walk is inside, shown again beneath itself by a bind mount (fts's FTS_DC):
+   * chcon warns that the directory structure is circular (five lines, the directory quoted only
+   * where a shell or a colon needs it), neither labels nor enters it, goes on and fails. Here each
+   * bind shows the operand itself, where gnulib's lazy cycle check (next test) catches it at once:
+   * every line, status and label the same, with a whole context and a field edit, at -T 1 and 2.
+   * relabel used to walk each cycle (labelling the tree again under its names) and exit 0.
+   */
+  @ParameterizedTest(name = "chcon -R -v {0} (ours at -T {1})")
+  @CsvSource(delimiter = '|', value = {
+    "system_u:object_r:etc_t:s0|1",
+    "-t tmp_t|2",
+  })
+  void warnsOfADirectoryCycleAsChconAndDoesNotEnterIt(String flags, int threads) throws Exception {
+    List<String> cycles = List.of("c d:e", "it's", "a=b", "x{", "#1", "plain");
+    List<Path> roots = new ArrayList<>();
+    List<Run> runs = new ArrayList<>();
+    List<Path> binds = new ArrayList<>();
+    try {
+      for (String who : List.of("chcon", "relabel")) {
+        Path root = Files.createDirectories(base.resolve("cycle-" + who + threads));
+        Files.writeString(Files.createDirectories(root.resolve("a")).resolve("f"), "");
+        for (Path labelled : List.of(root, root.resolve("a"), root.resolve("a/f"))) {
+          AttrTrees.setLabel(labelled, SCRAMBLED[3], base);
+        }
+        for (String cycle : cycles) {
+          Path bind = Files.createDirectory(root.resolve(cycle));
+          AttrTrees.mount(List.of("mount", "--bind", root.toString(), bind.toString()), base);
+          binds.add(bind);
+        }
+        roots.add(root);
+        runs.add(who.equals("chcon") ? chcon(split(flags), root) : relabel(split(flags), threads, root));
+      }
+    } finally {
+      unmount(binds);
+    }
+    Run chcon = runs.get(0);
+    assertEquals(1, chcon.status(), chcon::toString);
+    assertEquals(cycles.size(), chcon.err().split("WARNING: Circular directory structure", -1).length - 1, chcon::toString);
+    for (int i = 0; i < 2; i++) {
+      // One message: its last line, the directory, then a blank one.
+      String quoted = "\n  'ROOT/c d:e'\n\n".replace("ROOT", roots.get(i).toString());
+      assertTrue(runs.get(i).err().contains(quoted), runs.get(i)::toString);
+    }
+    assertSameRun(chcon, roots.get(0), runs.get(1), roots.get(1));
+    assertEquals(AttrTrees.labels(roots.get(0), base), AttrTrees.labels(roots.get(1), base));
+  }
+
+  /**
+   * gnulib's cycle check in chcon's fts (without FTS_TIGHT_CYCLE_CHECK) is lazy: it remembers the
+   * directory it entered at the 1st, 2nd, 4th, 8th... entry (moving up as the walk leaves it) and
+   * finds a cycle only on meeting that one again, so which directory it names, and how much of the
+   * cycle it labels again first, depend on how many directories it entered before. Bound two levels
+   * beneath the operand, chcon labels the mount point and its entries under their second names and
+   * names the directory below it; relabel, which finds cycles from the mount table, names the mount
+   * point and enters nothing under it. The same warning otherwise, status and labels.
+   */
+  @Test
+  void namesTheMountPointWhereChconsLazyCheckNamesADirectoryBelowIt() throws Exception {
+    List<Path> roots = new ArrayList<>();
+    List<Run> runs = new ArrayList<>();
+    List<Path> binds = new ArrayList<>();
+    try {
+      for (String who : List.of("chcon", "relabel")) {
+        Path root = Files.createDirectories(base.resolve("lazy-cycle-" + who));
+        Files.writeString(root.resolve("f"), "");
+        Path bind = Files.createDirectories(root.resolve("d/xy"));
+        AttrTrees.mount(List.of("mount", "--bind", root.toString(), bind.toString()), base);
+        binds.add(bind);
+        roots.add(root);
+        List<String> args = List.of("system_u:object_r:etc_t:s0");
+        runs.add(who.equals("chcon") ? chcon(args, root) : relabel(args, 2, root));
+      }
+    } finally {
+      unmount(binds);
+    }
+    Run chcon = runs.get(0);
+    Run ours = runs.get(1);
+    List<String> theirErr = normalize(chcon.err(), roots.get(0));
+    assertTrue(theirErr.contains("  ROOT/d/xy/d"), chcon::toString);
+    List<String> expectedErr = new ArrayList<>(theirErr);
+    expectedErr.set(expectedErr.indexOf("  ROOT/d/xy/d"), "  ROOT/d/xy");
+    assertEquals(expectedErr, normalize(ours.err(), roots.get(1)));
+    List<String> expectedOut = new ArrayList<>(normalize(chcon.out(), roots.get(0)));
+    assertTrue(expectedOut.removeAll(List.of("changing security context of 'ROOT/d/xy/f'",
+        "changing security context of 'ROOT/d/xy'")), chcon::toString);
+    assertEquals(expectedOut, normalize(ours.out(), roots.get(1)));
+    assertEquals(1, chcon.status(), chcon::toString);
+    assertEquals(1, ours.status(), ours::toString);
+    assertEquals(AttrTrees.labels(roots.get(0), base), AttrTrees.labels(roots.get(1), base));
+  }
+
+  private static void unmount(List<Path> binds) throws Exception {
+    for (int i = binds.size() - 1; i >= 0; i--) {
+      AttrTrees.run(List.of("umount", binds.get(i).toString()), base);
+    }
+  }
+
+  /**
    * gnulib's fts, chcon's walk, hands out a directory of more than 10,000 entries in inode order,
    * in batches of the 100,000 it reads at a time, but not on a tmpfs: at -T 1 relabel's -v lines
    * come in chcon's order for directories of 12,000 and 112,000 entries on the disk and of 12,000
