@@ -202,32 +202,17 @@ class ChconDifferentialTest {
 
   @Test
   void preserveRootSkipsTheRootMetBeneathAnOperandAsChcon() throws Exception {
-    // "/" bound (alone, read-only: were it walked, nothing could be written) beneath the operand.
-    Map<Path, Run> runs = new LinkedHashMap<>();
-    List<Path> binds = new ArrayList<>();
-    try {
-      for (String who : List.of("chcon", "relabel")) {
-        Path root = Files.createDirectories(base.resolve("rootbind-" + who));
-        Files.writeString(root.resolve("f"), "");
-        Path bind = Files.createDirectories(root.resolve("rb"));
-        AttrTrees.check(List.of("mount", "--bind", "/", bind.toString()), base);
-        binds.add(bind);
-        AttrTrees.check(List.of("mount", "-o", "remount,bind,ro", bind.toString()), base);
-        List<String> command = new ArrayList<>(who.equals("chcon") ? List.of(CHCON) : List.of("chcon", "-T", "2"));
-        command.addAll(List.of("-R", "-v", "--preserve-root", "-t", "etc_t", root.toString()));
-        runs.put(root, who.equals("chcon") ? AttrTrees.run(command, base, null, UTF8) : Trees.relabel(command));
-      }
-    } finally {
-      for (Path bind : binds) {
-        AttrTrees.run(List.of("umount", bind.toString()), base);
-      }
-    }
-    List<Path> roots = new ArrayList<>(runs.keySet());
-    Run chcon = runs.get(roots.get(0));
-    assertEquals(1, chcon.status(), chcon::toString);
-    assertTrue(chcon.err().contains("it is dangerous to operate recursively on"), chcon::toString);
-    assertSameRun(chcon, roots.get(0), runs.get(roots.get(1)), roots.get(1));
-    assertEquals(AttrTrees.labels(roots.get(0), base), AttrTrees.labels(roots.get(1), base));
+    Twins twins = onTwinTrees("rootbind", (root, binds) -> {
+      // "/" bound (alone, read-only: were it walked, nothing could be written) beneath the operand.
+      Files.writeString(root.resolve("f"), "");
+      Path bind = Files.createDirectories(root.resolve("rb"));
+      AttrTrees.check(List.of("mount", "--bind", "/", bind.toString()), base);
+      binds.add(bind);
+      AttrTrees.check(List.of("mount", "-o", "remount,bind,ro", bind.toString()), base);
+    }, List.of("--preserve-root", "-t", "etc_t"), 2);
+    assertEquals(1, twins.chcon().status(), twins.chcon()::toString);
+    assertTrue(twins.chcon().err().contains("it is dangerous to operate recursively on"), twins.chcon()::toString);
+    twins.assertSame();
   }
 
   /**
@@ -245,37 +230,26 @@ class ChconDifferentialTest {
   })
   void warnsOfADirectoryCycleAsChconAndDoesNotEnterIt(String flags, int threads) throws Exception {
     List<String> cycles = List.of("c d:e", "it's", "a=b", "x{", "#1", "plain");
-    List<Path> roots = new ArrayList<>();
-    List<Run> runs = new ArrayList<>();
-    List<Path> binds = new ArrayList<>();
-    try {
-      for (String who : List.of("chcon", "relabel")) {
-        Path root = Files.createDirectories(base.resolve("cycle-" + who + threads));
-        Files.writeString(Files.createDirectories(root.resolve("a")).resolve("f"), "");
-        for (Path labelled : List.of(root, root.resolve("a"), root.resolve("a/f"))) {
-          AttrTrees.setLabel(labelled, SCRAMBLED[3], base);
-        }
-        for (String cycle : cycles) {
-          Path bind = Files.createDirectory(root.resolve(cycle));
-          AttrTrees.mount(List.of("mount", "--bind", root.toString(), bind.toString()), base);
-          binds.add(bind);
-        }
-        roots.add(root);
-        runs.add(who.equals("chcon") ? chcon(split(flags), root) : relabel(split(flags), threads, root));
+    Twins twins = onTwinTrees("cycle" + threads, (root, binds) -> {
+      Files.writeString(Files.createDirectories(root.resolve("a")).resolve("f"), "");
+      for (Path labelled : List.of(root, root.resolve("a"), root.resolve("a/f"))) {
+        AttrTrees.setLabel(labelled, SCRAMBLED[3], base);
       }
-    } finally {
-      unmount(binds);
-    }
-    Run chcon = runs.get(0);
+      for (String cycle : cycles) {
+        Path bind = Files.createDirectory(root.resolve(cycle));
+        AttrTrees.mount(List.of("mount", "--bind", root.toString(), bind.toString()), base);
+        binds.add(bind);
+      }
+    }, split(flags), threads);
+    Run chcon = twins.chcon();
     assertEquals(1, chcon.status(), chcon::toString);
     assertEquals(cycles.size(), chcon.err().split("WARNING: Circular directory structure", -1).length - 1, chcon::toString);
-    for (int i = 0; i < 2; i++) {
+    for (Path root : List.of(twins.theirs(), twins.ours())) {
       // One message: its last line, the directory, then a blank one.
-      String quoted = "\n  'ROOT/c d:e'\n\n".replace("ROOT", roots.get(i).toString());
-      assertTrue(runs.get(i).err().contains(quoted), runs.get(i)::toString);
+      Run run = root.equals(twins.ours()) ? twins.relabel() : chcon;
+      assertTrue(run.err().contains("\n  '" + root + "/c d:e'\n\n"), run::toString);
     }
-    assertSameRun(chcon, roots.get(0), runs.get(1), roots.get(1));
-    assertEquals(AttrTrees.labels(roots.get(0), base), AttrTrees.labels(roots.get(1), base));
+    twins.assertSame();
   }
 
   /**
@@ -289,42 +263,59 @@ class ChconDifferentialTest {
    */
   @Test
   void namesTheMountPointWhereChconsLazyCheckNamesADirectoryBelowIt() throws Exception {
-    List<Path> roots = new ArrayList<>();
-    List<Run> runs = new ArrayList<>();
-    List<Path> binds = new ArrayList<>();
-    try {
-      for (String who : List.of("chcon", "relabel")) {
-        Path root = Files.createDirectories(base.resolve("lazy-cycle-" + who));
-        Files.writeString(root.resolve("f"), "");
-        Path bind = Files.createDirectories(root.resolve("d/xy"));
-        AttrTrees.mount(List.of("mount", "--bind", root.toString(), bind.toString()), base);
-        binds.add(bind);
-        roots.add(root);
-        List<String> args = List.of("system_u:object_r:etc_t:s0");
-        runs.add(who.equals("chcon") ? chcon(args, root) : relabel(args, 2, root));
-      }
-    } finally {
-      unmount(binds);
-    }
-    Run chcon = runs.get(0);
-    Run ours = runs.get(1);
-    List<String> theirErr = normalize(chcon.err(), roots.get(0));
+    Twins twins = onTwinTrees("lazy-cycle", (root, binds) -> {
+      Files.writeString(root.resolve("f"), "");
+      Path bind = Files.createDirectories(root.resolve("d/xy"));
+      AttrTrees.mount(List.of("mount", "--bind", root.toString(), bind.toString()), base);
+      binds.add(bind);
+    }, List.of("system_u:object_r:etc_t:s0"), 2);
+    Run chcon = twins.chcon();
+    Run ours = twins.relabel();
+    List<String> theirErr = normalize(chcon.err(), twins.theirs());
     assertTrue(theirErr.contains("  ROOT/d/xy/d"), chcon::toString);
     List<String> expectedErr = new ArrayList<>(theirErr);
     expectedErr.set(expectedErr.indexOf("  ROOT/d/xy/d"), "  ROOT/d/xy");
-    assertEquals(expectedErr, normalize(ours.err(), roots.get(1)));
-    List<String> expectedOut = new ArrayList<>(normalize(chcon.out(), roots.get(0)));
+    assertEquals(expectedErr, normalize(ours.err(), twins.ours()));
+    List<String> expectedOut = new ArrayList<>(normalize(chcon.out(), twins.theirs()));
     assertTrue(expectedOut.removeAll(List.of("changing security context of 'ROOT/d/xy/f'",
         "changing security context of 'ROOT/d/xy'")), chcon::toString);
-    assertEquals(expectedOut, normalize(ours.out(), roots.get(1)));
+    assertEquals(expectedOut, normalize(ours.out(), twins.ours()));
     assertEquals(1, chcon.status(), chcon::toString);
     assertEquals(1, ours.status(), ours::toString);
-    assertEquals(AttrTrees.labels(roots.get(0), base), AttrTrees.labels(roots.get(1), base));
+    assertEquals(AttrTrees.labels(twins.theirs(), base), AttrTrees.labels(twins.ours(), base));
   }
 
-  private static void unmount(List<Path> binds) throws Exception {
-    for (int i = binds.size() - 1; i >= 0; i--) {
-      AttrTrees.run(List.of("umount", binds.get(i).toString()), base);
+  /** Makes a tree in {@code root}, each mount it makes listed in {@code binds}. */
+  private interface TreeMaker {
+    void make(Path root, List<Path> binds) throws Exception;
+  }
+
+  /** chcon's run and tree, and ours, once the trees' mounts are gone. */
+  private record Twins(Path theirs, Run chcon, Path ours, Run relabel) {
+    /** Same status, lines and labels. */
+    void assertSame() throws Exception {
+      assertSameRun(chcon, theirs, relabel, ours);
+      assertEquals(AttrTrees.labels(theirs, base), AttrTrees.labels(ours, base));
+    }
+  }
+
+  /**
+   * chcon -R -v {@code flags} on a tree {@code make} makes, and relabel (at {@code threads}) on
+   * another; then every mount in them is undone, so that their labels can be read whole.
+   */
+  private static Twins onTwinTrees(String name, TreeMaker make, List<String> flags, int threads) throws Exception {
+    List<Path> binds = new ArrayList<>();
+    try {
+      Path theirs = Files.createDirectories(base.resolve(name + "-chcon"));
+      make.make(theirs, binds);
+      Run chcon = chcon(flags, theirs);
+      Path ours = Files.createDirectories(base.resolve(name + "-relabel"));
+      make.make(ours, binds);
+      return new Twins(theirs, chcon, ours, relabel(flags, threads, ours));
+    } finally {
+      for (int i = binds.size() - 1; i >= 0; i--) {
+        AttrTrees.run(List.of("umount", binds.get(i).toString()), base);
+      }
     }
   }
 
