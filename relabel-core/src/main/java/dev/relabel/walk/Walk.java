@@ -14,7 +14,6 @@ import dev.relabel.policy.FileType;
 import dev.relabel.policy.Spec;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
