@@ -219,7 +219,8 @@ class ChconDifferentialTest {
    * A directory the walk is inside, shown again beneath itself by a bind mount (fts's FTS_DC):
    * chcon warns that the directory structure is circular (five lines, the directory quoted only
    * where a shell or a colon needs it), neither labels nor enters it, goes on and fails. Here each
-   * bind shows the operand itself, where gnulib's lazy cycle check (next test) catches it at once:
+   * bind, directly inside the operand, shows the operand itself: on entering it the directory
+   * gnulib's lazy cycle check (next test) remembers can only be the operand, so it catches it there:
    * every line, status and label the same, with a whole context and a field edit, at -T 1 and 2.
    * relabel used to walk each cycle (labelling the tree again under its names) and exit 0.
    */
