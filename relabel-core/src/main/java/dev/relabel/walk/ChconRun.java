@@ -1,6 +1,5 @@
 package dev.relabel.walk;
 
-import dev.relabel.policy.PathBytes;
 import dev.relabel.report.RelabelReport;
 import dev.relabel.context.ContextEdit;
 import dev.relabel.nativeio.Errno;
@@ -11,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The state of one {@link ContextChanger} run, shared by its tasks: the options, per-worker
@@ -35,12 +33,6 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
   private final byte[] wholeStored;
   private volatile boolean cancelled;
   private final RootMounts mounts;
-  /**
-   * The current root's directory cycles ({@link BoundTwice#cycles}), spelled as its entries are,
-   * one char per byte; almost always none. Set on the caller's thread before the root's task is
-   * handed to the pool (which publishes it to the workers).
-   */
-  private Set<String> cycles = Set.of();
 
   /** Under -R --preserve-root, the system root's status (a directory met with its device and inode is "/"); else null. */
   private final FileTree.Status systemRoot;
@@ -73,18 +65,14 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
 
   /** Called for each root walked recursively, before its task is handed to the pool. */
   void findCycles(byte[] root) {
-    List<MountTable.Mount> table = mounts.table();
-    if (table.isEmpty()) {
-      cycles = Set.of();
-      return;
+    if (!mounts.table().isEmpty()) {
+      mounts.findCycles(root, RootMounts.realPath(root), ChconRun::join);
     }
-    String realRoot = RootMounts.realPath(root);
-    cycles = RootMounts.spelled(BoundTwice.cycles(realRoot, table), root, realRoot, ChconRun::join);
   }
 
   /** Whether the directory {@code path} is a directory cycle, which chcon does not enter. */
   boolean isCycle(byte[] path) {
-    return !cycles.isEmpty() && cycles.contains(PathBytes.latin1(path));
+    return mounts.isCycle(path);
   }
 
   @Override

@@ -17,6 +17,12 @@ import java.util.function.BinaryOperator;
 final class RootMounts {
   private final FileTree tree;
   private List<MountTable.Mount> mounts;
+  /**
+   * The current root's directory cycles ({@link BoundTwice#cycles}), as its walk names entries, one
+   * char per byte; almost always none. Set on the caller's thread before the root's first task is
+   * handed to the pool (which publishes it to the workers), read for every directory.
+   */
+  private Set<String> cycles = Set.of();
 
   RootMounts(FileTree tree) {
     this.tree = tree;
@@ -29,6 +35,27 @@ final class RootMounts {
       mounts = BoundTwice.anyMountedTwice(table) ? table : List.of();
     }
     return mounts;
+  }
+
+  /**
+   * Finds the directory cycles inside {@code root} (whose real path is {@code realRoot}) for {@link
+   * #isCycle}, spelled as its walk names entries ({@link #spelled}); returns them as the table spells
+   * them, empty when none.
+   */
+  Set<String> findCycles(byte[] root, String realRoot, BinaryOperator<byte[]> join) {
+    Set<String> found = BoundTwice.cycles(realRoot, table());
+    cycles = spelled(found, root, realRoot, join);
+    return found;
+  }
+
+  /** Called before each root, whether or not it is searched for cycles. */
+  void forgetCycles() {
+    cycles = Set.of();
+  }
+
+  /** Whether the directory {@code path} is one of the current root's cycles, which fts reports and does not enter. */
+  boolean isCycle(byte[] path) {
+    return !cycles.isEmpty() && cycles.contains(PathBytes.latin1(path));
   }
 
   /**

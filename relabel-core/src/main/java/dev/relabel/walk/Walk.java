@@ -83,12 +83,7 @@ final class Walk extends CountedRun<Walk.Counters> {
    * first task is handed to the pool (which publishes it to the workers), read for every entry.
    */
   private Set<Inode> boundTwice = Set.of();
-  /**
-   * The current root's directories that are directory cycles (see {@link BoundTwice#cycles}), as the
-   * walk spells them, one char per byte; almost always none. Set as {@link #boundTwice} is.
-   */
-  private Set<String> cycles = Set.of();
-  /** The mount table, read for the first root that needs it. */
+  /** The mount table, read for the first root that needs it, and the current root's directory cycles. */
   private final RootMounts mounts;
   private volatile boolean cancelled;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
@@ -149,8 +144,7 @@ final class Walk extends CountedRun<Walk.Counters> {
       return;
     }
     String realRoot = RootMounts.realPath(root);
-    Set<String> found = BoundTwice.cycles(realRoot, table);
-    cycles = RootMounts.spelled(found, root, realRoot, Walk::join);
+    Set<String> found = mounts.findCycles(root, realRoot, Walk::join);
     if (options.hardLinkCheck()) {
       boundTwice = BoundTwice.find(tree, realRoot, table, found);
     }
@@ -161,7 +155,7 @@ final class Walk extends CountedRun<Walk.Counters> {
    * does not enter. Checked for each directory the walk meets (one test of an empty set, nearly always).
    */
   boolean isCycle(byte[] path) {
-    return !cycles.isEmpty() && cycles.contains(PathBytes.latin1(path));
+    return mounts.isCycle(path);
   }
 
   @Override
@@ -181,7 +175,7 @@ final class Walk extends CountedRun<Walk.Counters> {
   void beginRoot() {
     links.clear();
     boundTwice = Set.of();
-    cycles = Set.of();
+    mounts.forgetCycles();
     rootDigests = false;
     rootFailed = false;
     for (Counters c : allCounters()) {
