@@ -49,11 +49,6 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
         .orElse(null);
   }
 
-  /** Whether directories met are checked against the system root (-R --preserve-root): a stat each. */
-  boolean guardsRoot() {
-    return systemRoot != null;
-  }
-
   /**
    * Whether -R --preserve-root holds and {@code status} (null: not stat'd) is the system root's
    * (chcon's ROOT_DEV_INO_CHECK).

@@ -21,8 +21,8 @@ final class ChconTask extends TreeTask {
 
   /** {@code name}: the name to open it by, and how chcon's label messages name it. */
   ChconTask(CountedCompleter<?> completer, ChconRun run, SharedDirectory parent, FileTree.Directory opened,
-      byte[] name, byte[] path) {
-    super(completer, parent, opened, name, path);
+      byte[] name, byte[] path, Ancestry ancestry) {
+    super(completer, parent, opened, name, path, ancestry);
     this.run = run;
   }
 
@@ -59,22 +59,19 @@ final class ChconTask extends TreeTask {
     byte[] childPath = ChconRun.join(path, entry.name());
     try {
       FileType type = entry.type();
-      FileTree.Status status = null; // stat'd once, only when the listing did not say or / is guarded
-      if (entry.typeUnknown()) {
+      FileTree.Status status = null; // stat'd once: each directory, and what the listing did not type
+      if (entry.typeUnknown() || type == FileType.DIRECTORY) {
         status = directory.status(entry.name(), childPath);
         type = status.type();
       }
-      if (type == FileType.DIRECTORY && run.guardsRoot() && status == null) {
-        status = directory.status(entry.name(), childPath);
-      }
-      if (type == FileType.DIRECTORY && run.isCycle(childPath)) {
+      if (type == FileType.DIRECTORY && (run.isCycle(childPath) || ancestry.isCycle(status))) {
         // fts tells the cycle (FTS_DC) before chcon looks whether it is "/".
         run.problem(ChconProblem.Kind.DIRECTORY_CYCLE, childPath, entry.name(), Errno.ELOOP, null, null);
       } else if (type == FileType.DIRECTORY && run.isSystemRoot(status)) {
         // "/" met beneath an operand (a bind mount of it): chcon warns, skips it and fails.
         run.problem(ChconProblem.Kind.DANGEROUS_ROOT, childPath, entry.name(), 0, null, null);
       } else if (type == FileType.DIRECTORY) {
-        forkChild(self, new ChconTask(this, run, self, null, entry.name(), childPath));
+        forkChild(self, new ChconTask(this, run, self, null, entry.name(), childPath, ancestry.child(status)));
       } else {
         run.change(directory, entry.name(), childPath, entry.name());
       }

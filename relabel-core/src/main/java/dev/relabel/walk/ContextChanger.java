@@ -228,7 +228,7 @@ public final class ContextChanger implements AutoCloseable {
         located = null;
       }
       run.findCycles(shown);
-      ChconTask task = new ChconTask(null, run, null, handOver, shown, shown);
+      ChconTask task = new ChconTask(null, run, null, handOver, shown, shown, Ancestry.root(status));
       handOver = null;
       return task;
     } catch (NativeIoException.NoSuchEntryException | NativeIoException.NotFollowedException e) {

@@ -19,8 +19,8 @@ final class DirectoryTask extends TreeTask {
   private final long device;
 
   DirectoryTask(CountedCompleter<?> completer, Walk walk, SharedDirectory parent, FileTree.Directory opened,
-      byte[] name, byte[] path, DirectoryMatch match, long device) {
-    super(completer, parent, opened, name, path);
+      byte[] name, byte[] path, Ancestry ancestry, DirectoryMatch match, long device) {
+    super(completer, parent, opened, name, path, ancestry);
     this.walk = walk;
     this.match = match;
     this.device = device;
@@ -87,8 +87,11 @@ final class DirectoryTask extends TreeTask {
         status = directory.status(entry, childPath);
         type = status.type();
       }
+      if (type == FileType.DIRECTORY && status == null) {
+        status = directory.status(entry, childPath);
+      }
       // fts tells a directory cycle before selinux_restorecon looks at the exclude list.
-      if (type == FileType.DIRECTORY && walk.isCycle(childPath)) {
+      if (type == FileType.DIRECTORY && (walk.isCycle(childPath) || ancestry.isCycle(status))) {
         walk.fail(childPath, Errno.ELOOP, RelabelReport.DIRECTORY_CYCLE);
         return;
       }
@@ -125,7 +128,8 @@ final class DirectoryTask extends TreeTask {
         descend = !(e instanceof NativeIoException.NoSuchEntryException);
       }
       if (type == FileType.DIRECTORY && descend && walk.descends(childPath)) {
-        forkChild(self, new DirectoryTask(this, walk, self, null, entry.name(), childPath, match.enter(childName), device));
+        forkChild(self, new DirectoryTask(this, walk, self, null, entry.name(), childPath, ancestry.child(status),
+            match.enter(childName), device));
       }
     } catch (IOException e) {
       walk.fail(childPath, e);

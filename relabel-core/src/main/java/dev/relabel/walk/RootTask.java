@@ -112,7 +112,8 @@ final class RootTask extends CountedCompleter<Void> {
       if (handOver == parent) {
         parent = null;
       }
-      relabeler.workers().execute(new DirectoryTask(this, walk, null, handOver, name, path, match, status.device()));
+      relabeler.workers().execute(new DirectoryTask(this, walk, null, handOver, name, path, Ancestry.root(status), match,
+          status.device()));
     } catch (NativeIoException.NoSuchEntryException e) {
       if (!walk.options.ignoreMissing()) {
         walk.fail(path, e);

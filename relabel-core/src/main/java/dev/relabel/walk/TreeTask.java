@@ -48,14 +48,17 @@ abstract class TreeTask extends CountedCompleter<Void> {
   /** The name to open it by. */
   protected final byte[] name;
   protected final byte[] path;
+  /** This directory and those above it, which a subdirectory met must not be ({@link Ancestry}). */
+  protected final transient Ancestry ancestry;
 
   TreeTask(CountedCompleter<?> completer, SharedDirectory parent, FileTree.Directory opened, byte[] name,
-      byte[] path) {
+      byte[] path, Ancestry ancestry) {
     super(completer);
     this.parent = parent;
     this.opened = opened;
     this.name = name;
     this.path = path;
+    this.ancestry = ancestry;
     this.tooDeepForOrder = deeperThanOrdered(path);
   }
 

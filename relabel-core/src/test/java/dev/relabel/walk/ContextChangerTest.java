@@ -227,6 +227,49 @@ class ContextChangerTest {
     assertEquals(VOLUME, AttrTrees.label(volume.resolve("d1/e/f1"), dir));
   }
 
+  /**
+   * A directory cycle the mount table did not show when chcon -R began: the volume bound onto its
+   * subdirectory {@code d1} after d1's status was read, before d1 was opened. Beneath the bind the
+   * walk meets d1's own inode again, at {@code d1/d1}: a cycle, reported and not entered, so that
+   * d1's own entries are reached by no name (the volume's other subdirectories, shown beneath the
+   * bind too, are labelled twice, as chcon's fts does).
+   */
+  @Test
+  void aDirectoryCycleMadeDuringTheWalkIsReportedAndNotEntered() throws Exception {
+    Path d1 = volume.resolve("d1");
+    List<Path> mounts = new ArrayList<>();
+    FileTree binding = new HookedFileTree(new NativeFileTree(), (operation, name, path) -> {
+      if (operation.startsWith("openChild") && new String(name, java.nio.charset.StandardCharsets.ISO_8859_1)
+          .equals("d1") && mounts.isEmpty()) {
+        mounts.add(d1);
+        try {
+          AttrTrees.mount(List.of("mount", "--bind", volume.toString(), d1.toString()), dir);
+        } catch (InterruptedException e) {
+          throw new java.io.IOException(e);
+        }
+      }
+    });
+    List<ChconProblem> problems = Collections.synchronizedList(new ArrayList<>());
+    ChconListener listener = new ChconListener() {
+      @Override
+      public void failed(ChconProblem problem) {
+        problems.add(problem);
+      }
+    };
+    ChconOptions options = ChconOptions.builder(ContextEdit.whole(VOLUME)).recurse(true).threads(2).build();
+    try (ContextChanger changer = new ContextChanger(options, binding, listener)) {
+      changer.run(List.of(volume));
+    } finally {
+      AttrTrees.unmountAll(mounts, dir);
+    }
+    assertEquals(List.of(d1.toString()), mounts.stream().map(Path::toString).toList());
+    assertEquals(List.of(ChconProblem.Kind.DIRECTORY_CYCLE + " " + d1.resolve("d1")),
+        problems.stream().map(p -> p.kind() + " " + new String(p.path(), java.nio.charset.StandardCharsets.ISO_8859_1))
+            .toList());
+    assertNull(AttrTrees.label(d1.resolve("e/f1"), dir), "d1's own entries: beneath the cycle, reached by no name");
+    assertEquals(VOLUME, AttrTrees.label(volume.resolve("d2/e/f1"), dir));
+  }
+
   @Test
   void optionsRefuseWhatChconRefuses() {
     assertThrows(IllegalArgumentException.class,

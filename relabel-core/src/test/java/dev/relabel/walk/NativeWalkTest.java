@@ -410,6 +410,41 @@ class NativeWalkTest {
     assertEquals(null, DiskLabels.get(sub.resolve("inner")), "the mounted filesystem was not walked");
   }
 
+  /**
+   * A directory cycle the mount table did not show when the walk began: the tree bound onto its
+   * subdirectory {@code a} after the walk read a's status, before it opened a. The walk finds a's
+   * own inode again beneath it, at {@code a/a}, and reports it as setfiles' fts does ("Directory
+   * cycle on"), without entering it: {@code a/f} is reached by no name.
+   */
+  @Test
+  void aDirectoryCycleMadeDuringTheWalkIsReportedAndNotEntered() throws Exception {
+    LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
+    Path a = file("a/f", OLD).getParent();
+    List<String> binds = new java.util.concurrent.CopyOnWriteArrayList<>();
+    FileTree binding = new HookedFileTree(new NativeFileTree(), (operation, name, path) -> {
+      if (operation.startsWith("openChild") && new String(name, StandardCharsets.ISO_8859_1).equals("a")
+          && binds.isEmpty()) {
+        binds.add(new String(path, StandardCharsets.ISO_8859_1));
+        try {
+          mount(List.of("mount", "--bind", tree.toString(), a.toString()), a);
+        } catch (Exception e) {
+          throw new IOException(e);
+        }
+      }
+    });
+    RelabelReport report;
+    try (Relabeler relabeler = new Relabeler(matcher, Set.of(), RelabelOptions.defaults(), binding,
+        RelabelListener.NONE)) {
+      report = relabeler.run(List.of(tree));
+    }
+    assertEquals(List.of(a.toString()), binds);
+    assertEquals(List.of(a.resolve("a") + ": directory cycle"),
+        report.failures().stream().map(f -> f.pathText() + ": " + f.message()).toList());
+    assertEquals(OLD, DiskLabels.get(a.resolve("a/f")), "beneath the cycle: not entered");
+    assertEquals(List.of("system_u:object_r:etc_t:s0", "system_u:object_r:etc_t:s0"),
+        List.of(DiskLabels.get(tree), DiskLabels.get(a.resolve("a"))), "the tree, and a before the bind");
+  }
+
   @Test
   void aRootIsWalkedOnTheFilesystemItsLookupMounts() throws Exception {
     // selinux_restorecon statfs's a root it walks before fts reads the root's status: on an
