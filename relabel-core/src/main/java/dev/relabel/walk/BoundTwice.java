@@ -50,7 +50,7 @@ final class BoundTwice {
       try (FileTree.Directory directory = tree.open(path)) {
         FileTree.Status status = directory.status(new byte[0], path);
         inodes.add(new Walk.Inode(status.device(), status.inode()));
-        collect(directory, path, status.device(), cycles, inodes);
+        collect(directory, path, status.device(), cycles, Ancestry.root(status), inodes);
       } catch (IOException e) {
         // Not a directory (a file bound onto a name), or unreadable: its own status.
         addStatus(tree, path, inodes);
@@ -71,9 +71,13 @@ final class BoundTwice {
     }
   }
 
-  /** Every entry beneath {@code directory} on {@code device}, depth first, none within a cycle. */
+  /**
+   * Every entry beneath {@code directory} on {@code device}, depth first, none within a cycle: one
+   * of {@code cycles}, or one the table did not show, a directory that is one above it ({@code
+   * ancestry}, the directory's own), as the walk finds them.
+   */
   private static void collect(FileTree.Directory directory, byte[] path, long device, Set<String> cycles,
-      Set<Walk.Inode> inodes) {
+      Ancestry ancestry, Set<Walk.Inode> inodes) {
     List<FileTree.Entry> entries;
     try {
       entries = directory.entries();
@@ -88,10 +92,10 @@ final class BoundTwice {
           continue;
         }
         inodes.add(new Walk.Inode(status.device(), status.inode()));
-        if (status.type() == dev.relabel.policy.FileType.DIRECTORY
+        if (status.type() == dev.relabel.policy.FileType.DIRECTORY && !ancestry.isCycle(status)
             && (cycles.isEmpty() || !cycles.contains(dev.relabel.policy.PathBytes.latin1(child)))) {
           try (FileTree.Directory sub = directory.openChild(entry.name(), child)) {
-            collect(sub, child, device, cycles, inodes);
+            collect(sub, child, device, cycles, ancestry.child(status), inodes);
           }
         }
       } catch (IOException e) {

@@ -122,6 +122,25 @@ class BoundTwiceTest {
     assertEquals(List.of("/mnt"), cycles("/", bind("/", "/mnt") + bind("/srv", "/mnt/srv/x")));
   }
 
+  /**
+   * What a part shown twice holds is listed before the walk, by a walk of its own: a directory there
+   * that is one above it, which the table does not show (a filesystem showing a directory inside
+   * itself), is not entered either, and the listing ends.
+   */
+  @Test
+  void theListingOfAPartShownTwiceEntersNoCycleTheTableDoesNotShow() throws Exception {
+    try (java.nio.file.FileSystem fs = JimfsFileTree.newFileSystem()) {
+      java.nio.file.Path www = java.nio.file.Files.createDirectories(fs.getPath("/srv/www/loop")).getParent();
+      java.nio.file.Files.createFile(www.resolve("index.html"));
+      JimfsFileTree looping = JimfsFileTree.showingItselfAs(fs, "loop");
+      java.util.Set<Walk.Inode> inodes = BoundTwice.find(looping, "/srv",
+          MountTable.parse(ROOT_FS + bind("/srv/data/www", "/srv/www")), java.util.Set.of());
+      assertEquals(2, inodes.size(), "www and its file: " + inodes);
+      assertEquals(0, looping.selfOpens(), "the cycle was not entered");
+      assertEquals(0, looping.openDirectories());
+    }
+  }
+
   @Test
   void onlyAFilesystemMountedInTwoPlacesCanShowAnEntryTwice() {
     assertEquals(false, BoundTwice.anyMountedTwice(MountTable.parse(ROOT_FS + "5 1 0:30 / /srv/tmp rw - tmpfs tmpfs rw\n")));

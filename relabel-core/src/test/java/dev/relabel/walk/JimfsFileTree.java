@@ -38,20 +38,45 @@ final class JimfsFileTree implements FileTree {
   static final String DIGEST_ATTRIBUTE = "security.sehash";
   private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
 
+  /** How many times a tree {@link #showingItselfAs} opens a directory as its own subdirectory before refusing. */
+  static final int SELF_OPENS_ALLOWED = 64;
+
   private final FileSystem fs;
   private final boolean reportTypes;
+  private final String selfName;
   private final AtomicInteger open = new AtomicInteger();
   private final AtomicInteger maxOpen = new AtomicInteger();
+  private final AtomicInteger selfOpens = new AtomicInteger();
 
   /** A tree whose listings report each entry's type. */
   JimfsFileTree(FileSystem fs) {
-    this(fs, true);
+    this(fs, true, null);
   }
 
   /** With {@code reportTypes} false every listed entry is DT_UNKNOWN, so the walker must stat it. */
   JimfsFileTree(FileSystem fs, boolean reportTypes) {
+    this(fs, reportTypes, null);
+  }
+
+  private JimfsFileTree(FileSystem fs, boolean reportTypes, String selfName) {
     this.fs = fs;
     this.reportTypes = reportTypes;
+    this.selfName = selfName;
+  }
+
+  /**
+   * A filesystem that shows a directory inside itself, as a corrupt one or a FUSE or network one
+   * may: each directory named {@code name} is its parent again (its status, its label, its
+   * listing), so a walk that enters one never ends; after {@link #SELF_OPENS_ALLOWED} such opens
+   * the tree refuses (ELOOP), so that a test of a walk that does not stop fails instead of hanging.
+   */
+  static JimfsFileTree showingItselfAs(FileSystem fs, String name) {
+    return new JimfsFileTree(fs, true, name);
+  }
+
+  /** How many times a directory was opened as its own subdirectory ({@link #showingItselfAs}). */
+  int selfOpens() {
+    return selfOpens.get();
   }
 
   /** A fresh unix-like jimfs with the attribute views the tree needs. */
@@ -131,7 +156,11 @@ final class JimfsFileTree implements FileTree {
 
     private Path entry(byte[] name) {
       checkOpen();
-      return name.length == 0 ? dir : dir.resolve(PathBytes.latin1(name));
+      return name.length == 0 || isSelf(name) ? dir : dir.resolve(PathBytes.latin1(name));
+    }
+
+    private boolean isSelf(byte[] name) {
+      return selfName != null && PathBytes.latin1(name).equals(selfName);
     }
 
     private void checkOpen() {
@@ -160,6 +189,9 @@ final class JimfsFileTree implements FileTree {
 
     @Override
     public Directory openChild(byte[] name, byte[] pathForErrors) throws IOException {
+      if (isSelf(name) && selfOpens.incrementAndGet() > SELF_OPENS_ALLOWED) {
+        throw TestErrno.exception("openat", pathForErrors, Errno.ELOOP);
+      }
       return openDirectory(entry(name), pathForErrors);
     }
 

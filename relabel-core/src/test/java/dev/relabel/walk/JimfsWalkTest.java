@@ -630,6 +630,44 @@ class JimfsWalkTest {
         "/tree/none/inner(/.*)?", "/"), report.unusedSpecs().stream().map(Spec::regex).toList());
   }
 
+  /**
+   * A filesystem that shows a directory inside itself (a corrupt one; a FUSE or network one may),
+   * which no mount table tells: the walk meets the directory's device and inode again beneath it,
+   * reports a directory cycle there without labelling or entering it, and goes on; chcon -R too.
+   */
+  @ParameterizedTest(name = "-T {0}")
+  @ValueSource(ints = {1, 3})
+  void aDirectoryShownInsideItselfIsACycleNeitherLabelledNorEntered(int threads) throws IOException {
+    smallTree();
+    mkdir("/tree/etc/sub/loop");
+    JimfsFileTree looping = JimfsFileTree.showingItselfAs(fs, "loop");
+    RelabelReport report = run(looping, RelabelOptions.defaults().withThreads(threads), new RecordingListener(),
+        "/tree");
+    assertEquals(List.of("/tree/etc/sub/loop: directory cycle"),
+        report.failures().stream().map(f -> f.pathText() + ": " + f.message()).toList());
+    Map<String, String> expected = expectedAfterFullRun();
+    expected.put("/tree/etc/sub/loop", "-");
+    assertEquals(expected, labels("/tree", "/outside"));
+
+    List<ChconProblem> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+    ChconOptions chcon = ChconOptions.builder(dev.relabel.context.ContextEdit.whole(ROOT)).recurse(true)
+        .threads(threads).build();
+    try (ContextChanger changer = new ContextChanger(chcon, looping, new ChconListener() {
+      @Override
+      public void failed(ChconProblem problem) {
+        problems.add(problem);
+      }
+    })) {
+      changer.run(List.of(Path.of("/tree/etc")));
+    }
+    assertEquals(List.of(ChconProblem.Kind.DIRECTORY_CYCLE + " /tree/etc/sub/loop"),
+        problems.stream().map(p -> p.kind() + " " + PathBytes.latin1(p.path())).toList());
+    assertEquals(ROOT, label("/tree/etc/sub/conf"));
+    assertEquals("-", labels("/tree/etc/sub/loop").get("/tree/etc/sub/loop"));
+    assertEquals(0, looping.selfOpens(), "no walk entered the cycle");
+    assertEquals(0, looping.openDirectories(), "directories left open after the walks");
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Failures
 
