@@ -5,14 +5,13 @@ package dev.relabel.walk;
  * root: a directory met again beneath itself is a directory cycle (fts's FTS_DC, which glibc's fts
  * finds by this same comparison with every ancestor), reported and not entered.
  *
- * <p>The mount table names the cycles a root holds when its walk starts ({@link RootMounts}), by
- * path, for no system call. This is what holds when the table cannot tell: a bind mount made while
- * the walk runs (a container runtime's, an admin's), a table that could not be read (denied), or a
- * filesystem that shows a directory inside itself (a corrupt one, a FUSE or network one). Without
- * it the first two have the cycle's entries labelled again under its names, and the last is walked
- * without end. It costs no system call where the listing read each entry's status ahead (the
- * setfiles and restorecon walks); a walk that does not (chcon -R, a policy diff's) stats each
- * directory it meets once.
+ * <p>Found as the walk meets each directory, not from the mount table, so that whatever makes the
+ * cycle is seen: a bind mount of a directory beneath itself ({@code mount --bind / /mnt}), one made
+ * while the walk runs (a container runtime's, an admin's), a filesystem that shows a directory
+ * inside itself (a corrupt one, a FUSE or network one), which would be walked without end. It
+ * costs no system call where the listing read each entry's status ahead (the setfiles and
+ * restorecon walks); a walk that does not (chcon -R, a policy diff's) stats each directory it
+ * meets once.
  */
 record Ancestry(long device, long inode, Ancestry parent) {
   /** The walk's root directory, of status {@code root}. */

@@ -27,8 +27,9 @@ import java.util.Set;
  * Listing more than is repeated (a mount stacked in a way the table does not tell) only defers
  * entries that did not need it: each is still labelled by its own spec when the root is done.
  *
- * <p>The same reading of the table finds the directory cycles ({@link #cycles}), which the walk
- * reports and does not enter, and whose parts are not shown twice since they are never walked.
+ * <p>The same reading of the table finds the directory cycles ({@link #cycles}): the walk reports
+ * them and does not enter them (it finds them itself, {@link Ancestry}), so what lies behind one is
+ * not shown twice, and is not listed.
  */
 final class BoundTwice {
   private BoundTwice() {}
@@ -36,14 +37,15 @@ final class BoundTwice {
   /**
    * The inodes (device, inode) that mounts inside {@code root} may show under a second name, read
    * through {@code tree}; empty when none. A part that cannot be read is left out: the walk reports
-   * its own failure there. {@code cycles}: {@link #cycles} of the same root and table, which the
-   * caller has already found (nothing within one is listed).
+   * its own failure there. Nothing within a directory cycle is listed.
    */
-  static Set<Walk.Inode> find(FileTree tree, String root, List<MountTable.Mount> mounts, Set<String> cycles) {
-    List<String> parts = repeatedParts(root, mounts);
+  static Set<Walk.Inode> find(FileTree tree, String root, List<MountTable.Mount> mounts) {
+    Views found = views(root, mounts);
+    List<String> parts = found == null ? List.of() : repeatedParts(root, mounts, found);
     if (parts.isEmpty()) {
       return Set.of();
     }
+    Set<String> cycles = found.cycles();
     Set<Walk.Inode> inodes = new HashSet<>();
     for (String part : parts) {
       byte[] path = part.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
@@ -113,9 +115,11 @@ final class BoundTwice {
    */
   static List<String> repeatedParts(String root, List<MountTable.Mount> mounts) {
     Views found = views(root, mounts);
-    if (found == null) {
-      return List.of();
-    }
+    return found == null ? List.of() : repeatedParts(root, mounts, found);
+  }
+
+  /** {@link #repeatedParts(String, List)} from the views of the root already found. */
+  private static List<String> repeatedParts(String root, List<MountTable.Mount> mounts, Views found) {
     MountTable.Mount own = found.own();
     List<MountTable.Mount> reached = found.reached();
     // Where the walk's root lies in the filesystem, as the root's own mount shows it.
@@ -174,7 +178,8 @@ final class BoundTwice {
    * through it, of a directory above it ({@code mount --bind / /mnt}, a directory bound onto one
    * of its own subdirectories), or the place in such a mount that shows the root again (a directory
    * above the root bound beneath it). What lies beyond is the walk's own tree under other names;
-   * setfiles reports the cycle ("Directory cycle on PATH.") and does not enter it.
+   * setfiles reports the cycle ("Directory cycle on PATH.") and does not enter it: neither
+   * {@link #repeatedParts} nor {@link #find} counts what lies there.
    */
   static Set<String> cycles(String root, List<MountTable.Mount> mounts) {
     Views found = views(root, mounts);

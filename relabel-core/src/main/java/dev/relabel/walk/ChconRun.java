@@ -32,7 +32,6 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
   /** With a whole context: the value chcon's setfilecon stores, the context and its NUL, one byte per char. */
   private final byte[] wholeStored;
   private volatile boolean cancelled;
-  private final RootMounts mounts;
 
   /** Under -R --preserve-root, the system root's status (a directory met with its device and inode is "/"); else null. */
   private final FileTree.Status systemRoot;
@@ -41,7 +40,6 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
     this.options = options;
     this.systemRoot = systemRoot;
     this.tree = tree;
-    this.mounts = new RootMounts(tree);
     this.listener = listener;
     this.edit = options.edit();
     this.wholeStored = edit.wholeContext()
@@ -56,18 +54,6 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
   boolean isSystemRoot(FileTree.Status status) {
     return systemRoot != null && status != null && systemRoot.device() == status.device()
         && systemRoot.inode() == status.inode();
-  }
-
-  /** Called for each root walked recursively, before its task is handed to the pool. */
-  void findCycles(byte[] root) {
-    if (!mounts.table().isEmpty()) {
-      mounts.findCycles(root, RootMounts.realPath(root), ChconRun::join);
-    }
-  }
-
-  /** Whether the directory {@code path} is a directory cycle, which chcon does not enter. */
-  boolean isCycle(byte[] path) {
-    return mounts.isCycle(path);
   }
 
   @Override

@@ -64,7 +64,7 @@ final class ChconTask extends TreeTask {
         status = directory.status(entry.name(), childPath);
         type = status.type();
       }
-      if (type == FileType.DIRECTORY && (run.isCycle(childPath) || ancestry.isCycle(status))) {
+      if (type == FileType.DIRECTORY && ancestry.isCycle(status)) {
         // fts tells the cycle (FTS_DC) before chcon looks whether it is "/".
         run.problem(ChconProblem.Kind.DIRECTORY_CYCLE, childPath, entry.name(), Errno.ELOOP, null, null);
       } else if (type == FileType.DIRECTORY && run.isSystemRoot(status)) {

@@ -227,7 +227,6 @@ public final class ContextChanger implements AutoCloseable {
       if (handOver == located.owner()) {
         located = null;
       }
-      run.findCycles(shown);
       ChconTask task = new ChconTask(null, run, null, handOver, shown, shown, Ancestry.root(status));
       handOver = null;
       return task;

@@ -91,7 +91,7 @@ final class DirectoryTask extends TreeTask {
         status = directory.status(entry, childPath);
       }
       // fts tells a directory cycle before selinux_restorecon looks at the exclude list.
-      if (type == FileType.DIRECTORY && (walk.isCycle(childPath) || ancestry.isCycle(status))) {
+      if (type == FileType.DIRECTORY && ancestry.isCycle(status)) {
         walk.fail(childPath, Errno.ELOOP, RelabelReport.DIRECTORY_CYCLE);
         return;
       }

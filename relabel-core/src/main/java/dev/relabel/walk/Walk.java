@@ -83,7 +83,7 @@ final class Walk extends CountedRun<Walk.Counters> {
    * first task is handed to the pool (which publishes it to the workers), read for every entry.
    */
   private Set<Inode> boundTwice = Set.of();
-  /** The mount table, read for the first root that needs it, and the current root's directory cycles. */
+  /** The mount table, read for the first root that needs it. */
   private final RootMounts mounts;
   private volatile boolean cancelled;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
@@ -134,28 +134,18 @@ final class Walk extends CountedRun<Walk.Counters> {
 
   /**
    * Called by the root's task for a root directory walked recursively, before any entry of it is
-   * labelled: finds, from the mount table, the directory cycles inside it ({@link BoundTwice#cycles})
-   * and, with setfiles' hard link check, what bind mounts inside it may show under a second name
-   * ({@link BoundTwice}), to be handled as multiply-linked files are.
+   * labelled: with setfiles' hard link check, finds from the mount table what bind mounts inside it
+   * may show under a second name ({@link BoundTwice}), to be handled as multiply-linked files are.
+   * (Directory cycles the walk finds itself: {@link Ancestry}.)
    */
   void findMounts(byte[] root) {
-    List<MountTable.Mount> table = mounts.table();
-    if (table.isEmpty()) {
+    if (!options.hardLinkCheck()) {
       return;
     }
-    String realRoot = RootMounts.realPath(root);
-    Set<String> found = mounts.findCycles(root, realRoot, Walk::join);
-    if (options.hardLinkCheck()) {
-      boundTwice = BoundTwice.find(tree, realRoot, table, found);
+    List<MountTable.Mount> table = mounts.table();
+    if (!table.isEmpty()) {
+      boundTwice = BoundTwice.find(tree, RootMounts.realPath(root), table);
     }
-  }
-
-  /**
-   * Whether the directory {@code path} is a directory cycle: fts's FTS_DC, which setfiles reports and
-   * does not enter. Checked for each directory the walk meets (one test of an empty set, nearly always).
-   */
-  boolean isCycle(byte[] path) {
-    return mounts.isCycle(path);
   }
 
   @Override
@@ -175,7 +165,6 @@ final class Walk extends CountedRun<Walk.Counters> {
   void beginRoot() {
     links.clear();
     boundTwice = Set.of();
-    mounts.forgetCycles();
     rootDigests = false;
     rootFailed = false;
     for (Counters c : allCounters()) {

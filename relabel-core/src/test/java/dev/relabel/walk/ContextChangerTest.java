@@ -228,8 +228,8 @@ class ContextChangerTest {
   }
 
   /**
-   * A directory cycle the mount table did not show when chcon -R began: the volume bound onto its
-   * subdirectory {@code d1} after d1's status was read, before d1 was opened. Beneath the bind the
+   * A directory cycle made while chcon -R runs: the volume bound onto its subdirectory {@code d1}
+   * after d1's status was read, before d1 was opened. Beneath the bind the
    * walk meets d1's own inode again, at {@code d1/d1}: a cycle, reported and not entered, so that
    * d1's own entries are reached by no name (the volume's other subdirectories, shown beneath the
    * bind too, are labelled twice, as chcon's fts does).

@@ -632,7 +632,7 @@ class JimfsWalkTest {
 
   /**
    * A filesystem that shows a directory inside itself (a corrupt one; a FUSE or network one may),
-   * which no mount table tells: the walk meets the directory's device and inode again beneath it,
+   * which no mount table tells of: the walk meets the directory's device and inode again beneath it,
    * reports a directory cycle there without labelling or entering it, and goes on; chcon -R too.
    */
   @ParameterizedTest(name = "-T {0}")

@@ -411,10 +411,10 @@ class NativeWalkTest {
   }
 
   /**
-   * A directory cycle the mount table did not show when the walk began: the tree bound onto its
-   * subdirectory {@code a} after the walk read a's status, before it opened a. The walk finds a's
-   * own inode again beneath it, at {@code a/a}, and reports it as setfiles' fts does ("Directory
-   * cycle on"), without entering it: {@code a/f} is reached by no name.
+   * A directory cycle made while the walk runs: the tree bound onto its subdirectory {@code a}
+   * after the walk read a's status, before it opened a. The walk finds a's own inode again beneath
+   * it, at {@code a/a}, and reports it as setfiles' fts does ("Directory cycle on"), without
+   * entering it: {@code a/f} is reached by no name.
    */
   @Test
   void aDirectoryCycleMadeDuringTheWalkIsReportedAndNotEntered() throws Exception {

@@ -259,8 +259,9 @@ class ChconDifferentialTest {
    * finds a cycle only on meeting that one again, so which directory it names, and how much of the
    * cycle it labels again first, depend on how many directories it entered before. Bound two levels
    * beneath the operand, chcon labels the mount point and its entries under their second names and
-   * names the directory below it; relabel, which finds cycles from the mount table, names the mount
-   * point and enters nothing under it. The same warning otherwise, status and labels.
+   * names the directory below it; relabel, which checks every directory against those above it,
+   * names the mount point and enters nothing under it. The same warning otherwise, status and
+   * labels.
    */
   @Test
   void namesTheMountPointWhereChconsLazyCheckNamesADirectoryBelowIt() throws Exception {
