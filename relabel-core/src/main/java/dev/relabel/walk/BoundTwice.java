@@ -1,7 +1,9 @@
 package dev.relabel.walk;
 
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -52,7 +54,7 @@ final class BoundTwice {
       try (FileTree.Directory directory = tree.open(path)) {
         FileTree.Status status = directory.status(new byte[0], path);
         inodes.add(new Walk.Inode(status.device(), status.inode()));
-        collect(directory, path, status.device(), cycles, Ancestry.root(status), inodes);
+        collect(directory, path, status, cycles, inodes);
       } catch (IOException e) {
         // Not a directory (a file bound onto a name), or unreadable: its own status.
         addStatus(tree, path, inodes);
@@ -73,35 +75,75 @@ final class BoundTwice {
     }
   }
 
-  /**
-   * Every entry beneath {@code directory} on {@code device}, depth first, none within a cycle: one
-   * of {@code cycles}, or one the table did not show, a directory that is one above it ({@code
-   * ancestry}, the directory's own), as the walk finds them.
-   */
-  private static void collect(FileTree.Directory directory, byte[] path, long device, Set<String> cycles,
-      Ancestry ancestry, Set<Walk.Inode> inodes) {
-    List<FileTree.Entry> entries;
-    try {
-      entries = directory.entries();
-    } catch (IOException e) {
-      return;
+  /** A directory {@link #collect} is listing: open, its entries, the next one to look at. */
+  private static final class Listing {
+    final FileTree.Directory directory;
+    final byte[] path;
+    final Ancestry ancestry;
+    final List<FileTree.Entry> entries;
+    int next;
+
+    Listing(FileTree.Directory directory, byte[] path, Ancestry ancestry) throws IOException {
+      this.directory = directory;
+      this.path = path;
+      this.ancestry = ancestry;
+      this.entries = directory.entries();
     }
-    for (FileTree.Entry entry : entries) {
-      byte[] child = Walk.join(path, entry.name());
-      try {
-        FileTree.Status status = directory.status(entry, child);
-        if (status.device() != device) {
+  }
+
+  /**
+   * Every entry beneath {@code part} (open, of status {@code status}) on its filesystem, none within
+   * a directory cycle: one of {@code cycles}, or a directory that is one above it ({@link Ancestry},
+   * as the walk finds them). Depth first, one directory open a level, as a recursion would, but on
+   * a stack of its own: a tree thousands deep inside a part, listed by recursion, ran the thread's
+   * stack out, and the whole root was reported as an internal error and left unwalked. Past the
+   * descriptors the process may hold, a subdirectory is left out (the walk, which holds a few at
+   * any depth, still labels it).
+   */
+  private static void collect(FileTree.Directory part, byte[] path, FileTree.Status status, Set<String> cycles,
+      Set<Walk.Inode> inodes) {
+    long device = status.device();
+    Deque<Listing> listing = new ArrayDeque<>();
+    try {
+      listing.push(new Listing(part, path, Ancestry.root(status)));
+      while (!listing.isEmpty()) {
+        Listing at = listing.peek();
+        if (at.next == at.entries.size()) {
+          listing.pop();
+          if (at.directory != part) {
+            at.directory.close();
+          }
           continue;
         }
-        inodes.add(new Walk.Inode(status.device(), status.inode()));
-        if (status.type() == dev.relabel.policy.FileType.DIRECTORY && !ancestry.isCycle(status)
-            && (cycles.isEmpty() || !cycles.contains(dev.relabel.policy.PathBytes.latin1(child)))) {
-          try (FileTree.Directory sub = directory.openChild(entry.name(), child)) {
-            collect(sub, child, device, cycles, ancestry.child(status), inodes);
+        FileTree.Entry entry = at.entries.get(at.next++);
+        byte[] child = Walk.join(at.path, entry.name());
+        try {
+          FileTree.Status childStatus = at.directory.status(entry, child);
+          if (childStatus.device() != device) {
+            continue;
           }
+          inodes.add(new Walk.Inode(childStatus.device(), childStatus.inode()));
+          if (childStatus.type() == dev.relabel.policy.FileType.DIRECTORY && !at.ancestry.isCycle(childStatus)
+              && (cycles.isEmpty() || !cycles.contains(dev.relabel.policy.PathBytes.latin1(child)))) {
+            FileTree.Directory sub = at.directory.openChild(entry.name(), child);
+            try {
+              listing.push(new Listing(sub, child, at.ancestry.child(childStatus)));
+            } catch (IOException e) {
+              sub.close();
+              throw e;
+            }
+          }
+        } catch (IOException e) {
+          // Gone or unreadable: the walk reports what it meets there.
         }
-      } catch (IOException e) {
-        // Gone or unreadable: the walk reports what it meets there.
+      }
+    } catch (IOException e) {
+      // The part itself could not be listed: the walk reports it.
+    } finally {
+      for (Listing left : listing) {
+        if (left.directory != part) {
+          left.directory.close();
+        }
       }
     }
   }

@@ -445,6 +445,56 @@ class NativeWalkTest {
         List.of(DiskLabels.get(tree), DiskLabels.get(a.resolve("a"))), "the tree, and a before the bind");
   }
 
+  /**
+   * A tree thousands of levels deep in a part that a bind mount shows twice: with setfiles' hard link
+   * check, what such a part holds is listed before the walk ({@link BoundTwice}), which went by
+   * recursion, a stack frame and a descriptor a level, until the stack ran out
+   * (StackOverflowError): the whole root was reported as an internal error and left unwalked. The
+   * run goes on a thread with a small stack (the root is labelled, and the part listed, on the
+   * caller's), as a deeper tree would on any (~19,500 levels on the CLI's main thread).
+   */
+  @Test
+  void aTreeThousandsDeepInAPartShownTwiceIsWalked() throws Exception {
+    LabelMatcher matcher = policy("TREE(/.*)?  system_u:object_r:etc_t:s0");
+    Path source = Files.createDirectory(tree.resolve("source"));
+    Path bound = Files.createDirectory(tree.resolve("bound"));
+    int depth = 3_000;
+    // Java's file API fails past PATH_MAX; Python's goes one relative component at a time.
+    DiskLabels.bash(dir, "cd " + source + " && python3 -c \"import os\nfor i in range(" + depth
+        + "): os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\"");
+    try {
+      mount(List.of("mount", "--bind", source.toString(), bound.toString()), bound);
+      List<Object> outcome = new java.util.concurrent.CopyOnWriteArrayList<>();
+      Thread smallStack = new Thread(null, () -> {
+        try {
+          outcome.add(run(matcher, RelabelOptions.defaults(), RelabelListener.NONE, tree));
+        } catch (Throwable t) {
+          outcome.add(t);
+        }
+      }, "small-stack", 256 * 1024);
+      smallStack.start();
+      smallStack.join();
+      RelabelReport report = (RelabelReport) outcome.get(0);
+      assertEquals(List.of(), report.failures().stream().map(f -> f.pathText() + ": " + f.message()).toList());
+      // Read back one directory at a time, as the walker went.
+      byte[] d = {'d'};
+      int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, Kernel.nul(PathBytes.of(source)), PathBytes.of(source));
+      try {
+        for (int i = 0; i < depth; i++) {
+          int next = KERNEL.openDirectory(fd, Kernel.nul(d), d);
+          KERNEL.close(fd);
+          fd = next;
+        }
+        assertEquals("system_u:object_r:etc_t:s0", DiskLabels.get(fd, "leaf".getBytes(StandardCharsets.US_ASCII)));
+      } finally {
+        KERNEL.close(fd);
+      }
+    } finally {
+      // Java's file API cannot delete it either.
+      DiskLabels.bash(dir, "rm -rf " + source.resolve("d"));
+    }
+  }
+
   @Test
   void aRootIsWalkedOnTheFilesystemItsLookupMounts() throws Exception {
     // selinux_restorecon statfs's a root it walks before fts reads the root's status: on an
