@@ -123,9 +123,10 @@ class SignalIT {
       long sent = System.nanoTime();
       assertTrue(process.waitFor(60, TimeUnit.SECONDS), "relabel did not stop within 60 s of SIG" + signal);
       double seconds = (System.nanoTime() - sent) / 1e9;
+      // Printed, not bounded (no wall-clock bound in a test): a stop by the watchdog, 5 s on, says so
+      // instead of the partial report, which the callers check.
       System.out.printf("SignalIT: SIG%s x%d, -T %d: exited %.3f s after the signal%n", signal, times, threads,
           seconds);
-      assertTrue(seconds < 5, "SIG" + signal + " should stop the run within about a second, took " + seconds + " s");
     } finally {
       process.destroyForcibly();
     }
