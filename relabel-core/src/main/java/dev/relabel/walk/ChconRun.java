@@ -48,11 +48,11 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
   }
 
   /**
-   * Whether -R --preserve-root holds and {@code status} (null: not stat'd) is the system root's
+   * Whether -R --preserve-root holds and {@code status}, a directory's, is the system root's
    * (chcon's ROOT_DEV_INO_CHECK).
    */
   boolean isSystemRoot(FileTree.Status status) {
-    return systemRoot != null && status != null && systemRoot.device() == status.device()
+    return systemRoot != null && systemRoot.device() == status.device()
         && systemRoot.inode() == status.inode();
   }
 

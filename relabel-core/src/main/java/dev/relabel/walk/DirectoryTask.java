@@ -110,9 +110,6 @@ final class DirectoryTask extends TreeTask {
         }
       }
       if (type == FileType.DIRECTORY && walk.digestsActive()) {
-        if (status == null) {
-          status = directory.status(entry, childPath);
-        }
         if (walk.skipUnchanged(directory, entry.name(), childPath, status)) {
           return;
         }
