@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.PolicyLoader;
+import dev.relabel.report.RelabelReport;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -13,11 +15,16 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -66,6 +73,115 @@ class DirectoryArchiverTest {
     assertFalse(archive.contains("SECRET"), "a file from outside DIR is in the archive");
     assertTrue(archive.contains("inside DIR\n"), "d/b is not in the archive");
     assertEquals(1, count(archive, "./d/b"), "d/b is not in the archive once");
+  }
+
+  /**
+   * A tree thousands of directories deep (its owner may make one; GNU tar 1.34, recursive, dies of
+   * SIGSEGV ~10,000 levels down) is archived whole, on a thread whose stack a walk that recursed
+   * per level would overflow (it did: StackOverflowError, nothing written).
+   */
+  @Test
+  void aTreeThousandsDeepIsArchivedWhole() throws Exception {
+    Path tree = Files.createDirectory(base.resolve("tree"));
+    int depth = 3_000;
+    // Java's file API fails past PATH_MAX; Python's goes one relative component at a time.
+    shell("cd " + tree + " && python3 -c \"import os\nfor i in range(" + depth
+        + "): os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\"");
+    try {
+      Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
+      TarLabeller labeller = TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      List<Object> outcome = new CopyOnWriteArrayList<>();
+      Thread smallStack = new Thread(null, () -> {
+        try {
+          outcome.add(DirectoryArchiver.archive(tree, labeller, out));
+        } catch (Throwable t) {
+          outcome.add(t);
+        }
+      }, "small-stack", 256 * 1024);
+      smallStack.start();
+      smallStack.join();
+      assertTrue(outcome.get(0) instanceof RelabelReport, () -> "the archive failed: " + outcome.get(0));
+
+      String deepest = "./" + "d/".repeat(depth) + "leaf";
+      List<String> names = new ArrayList<>();
+      String leafLabel = null;
+      try (TarArchiveInputStream archive = new TarArchiveInputStream(new ByteArrayInputStream(out.toByteArray()))) {
+        for (TarArchiveEntry entry = archive.getNextEntry(); entry != null; entry = archive.getNextEntry()) {
+          names.add(entry.getName());
+          if (entry.getName().equals(deepest)) {
+            leafLabel = entry.getExtraPaxHeader("SCHILY.xattr.security.selinux");
+          }
+        }
+      }
+      assertEquals(depth + 2, names.size(), "./, each directory and the leaf");
+      assertEquals("./", names.get(0));
+      assertEquals(deepest, names.get(names.size() - 1));
+      assertEquals("system_u:object_r:etc_t:s0\0", leafLabel);
+    } finally {
+      shell("rm -rf " + tree); // Java's file API cannot delete it either
+    }
+  }
+
+  /**
+   * A name (or a hard link's target) of 100 bytes or more: a GNU long name first, then the member
+   * header with the first 100 bytes in its field, as GNU tar writes it and as Commons Compress did
+   * before the archiver skipped its quadratic search for them.
+   */
+  @Test
+  void aLongNamesHeaderFieldHoldsItsFirstHundredBytes() throws Exception {
+    Path deep = Files.createDirectories(base.resolve("tree/" + "d".repeat(120)));
+    Files.writeString(deep.resolve("first-" + "f".repeat(100)), "x\n");
+    Files.createLink(deep.resolve("second-" + "s".repeat(100)), deep.resolve("first-" + "f".repeat(100)));
+    Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
+    TarLabeller labeller = TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    DirectoryArchiver.archive(base.resolve("tree"), labeller, out);
+
+    byte[] archive = out.toByteArray();
+    String longName = null;
+    String longLink = null;
+    List<String> checked = new ArrayList<>();
+    for (int at = 0; at + 512 <= archive.length && archive[at] != 0; ) {
+      char flag = (char) archive[at + 156];
+      long size = Long.parseLong(field(archive, at + 124, 12).trim(), 8);
+      int data = at + 512;
+      at = data + (int) ((size + 511) / 512 * 512);
+      switch (flag) {
+        case 'L' -> longName = field(archive, data, (int) size);
+        case 'K' -> longLink = field(archive, data, (int) size);
+        case 'x' -> { }
+        default -> {
+          if (longName != null) {
+            assertEquals(longName.substring(0, 100), field(archive, data - 512, 100), "the name field");
+            checked.add(longName);
+          }
+          if (longLink != null) {
+            assertEquals(longLink.substring(0, 100), field(archive, data - 512 + 157, 100), "the link name field");
+            checked.add("link to " + longLink);
+          }
+          longName = null;
+          longLink = null;
+        }
+      }
+    }
+    String directory = "./" + "d".repeat(120);
+    String first = directory + "/first-" + "f".repeat(100);
+    assertEquals(List.of(directory + "/", first, directory + "/second-" + "s".repeat(100), "link to " + first), checked);
+  }
+
+  /** The field's bytes up to its first NUL, as ISO-8859-1. */
+  private static String field(byte[] archive, int offset, int length) {
+    int end = offset;
+    while (end < offset + length && archive[end] != 0) {
+      end++;
+    }
+    return new String(archive, offset, end - offset, StandardCharsets.ISO_8859_1);
+  }
+
+  private static void shell(String command) throws IOException, InterruptedException {
+    Process process = new ProcessBuilder("bash", "-c", command).inheritIO().start();
+    assertEquals(0, process.waitFor(), command);
   }
 
   private static int count(String text, String part) {
