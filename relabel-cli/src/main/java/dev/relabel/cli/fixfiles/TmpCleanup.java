@@ -8,7 +8,11 @@ import dev.relabel.policy.PathBytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -124,17 +128,32 @@ public final class TmpCleanup {
   }
 
   private void eachEntry(Directory directory, Visitor visitor) {
-    List<DirEntry> entries;
-    try {
-      entries = kernel.readDirectory(directory.fd(), directory.path());
-    } catch (NativeIoException e) {
-      report(e, directory.path());
-      return;
-    }
-    for (DirEntry entry : entries) {
-      visitor.visit(directory, new Entry(entry.name(), join(directory.path(), entry.name())));
+    for (Iterator<DirEntry> entries = listing(directory); entries.hasNext(); ) {
+      visitor.visit(directory, entryOf(directory, entries.next()));
     }
   }
+
+  /** {@code directory}'s entries, read at once; none (the failure reported) when it cannot be read. */
+  private Iterator<DirEntry> listing(Directory directory) {
+    try {
+      return kernel.readDirectory(directory.fd(), directory.path()).iterator();
+    } catch (NativeIoException e) {
+      report(e, directory.path());
+      return Collections.emptyIterator();
+    }
+  }
+
+  private static Entry entryOf(Directory directory, DirEntry entry) {
+    return new Entry(entry.name(), join(directory.path(), entry.name()));
+  }
+
+  /**
+   * A directory the walk is in: open, what is left of its listing, and where it lies (its parent
+   * and its entry there; null for a walk's top). The walks keep these on a stack of their own, one
+   * open directory a level, as find and rm do: any user may make a tree in /tmp as deep as they
+   * like, and a walk that recursed would die of a StackOverflowError in it, the clean-up unfinished.
+   */
+  private record Level(Directory directory, Iterator<DirEntry> remaining, Directory parent, Entry entry) {}
 
   /**
    * Opens {@code entry}, a directory of {@code parent}, without following a symlink and only on
@@ -164,28 +183,54 @@ public final class TmpCleanup {
 
   /** rm -rf {@code entry}, on {@code parent}'s filesystem only (a mount point below it is kept, and so is its directory). */
   private void removeTree(Directory parent, Entry entry) {
+    Deque<Level> levels = new ArrayDeque<>();
     try {
-      FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
-      if (stat.isDirectory()) {
-        Directory directory = enter(parent, entry);
-        if (directory == null) {
-          return;
+      removeOrEnter(parent, entry, levels);
+      while (!levels.isEmpty()) {
+        Level level = levels.peek();
+        if (level.remaining().hasNext()) {
+          removeOrEnter(level.directory(), entryOf(level.directory(), level.remaining().next()), levels);
+          continue;
         }
+        levels.pop();
+        kernel.close(level.directory().fd());
         try {
-          eachEntry(directory, this::removeTree);
-        } finally {
-          kernel.close(directory.fd());
-        }
-        try {
-          kernel.remove(parent.fd(), entry.name(), true, entry.path());
+          kernel.remove(level.parent().fd(), level.entry().name(), true, level.entry().path());
         } catch (NativeIoException.NotEmptyException e) {
           // a mount point below it was kept, or an entry was made meanwhile
+        } catch (NativeIoException e) {
+          report(e, level.entry().path());
         }
-      } else {
+      }
+    } finally {
+      closeAll(levels, null);
+    }
+  }
+
+  /** Removes {@code entry} of {@code parent}, or, a directory on its filesystem, pushes it to be emptied first. */
+  private void removeOrEnter(Directory parent, Entry entry, Deque<Level> levels) {
+    try {
+      FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
+      if (!stat.isDirectory()) {
         kernel.remove(parent.fd(), entry.name(), false, entry.path());
+        return;
+      }
+      Directory directory = enter(parent, entry);
+      if (directory != null) {
+        levels.push(new Level(directory, listing(directory), parent, entry));
       }
     } catch (NativeIoException e) {
       report(e, entry.path());
+    }
+  }
+
+  /** Closes the directories {@code levels} holds open, but {@code top}, which its opener closes. */
+  private void closeAll(Deque<Level> levels, Directory top) {
+    while (!levels.isEmpty()) {
+      Directory directory = levels.pop().directory();
+      if (directory != top) {
+        kernel.close(directory.fd());
+      }
     }
   }
 
@@ -221,26 +266,39 @@ public final class TmpCleanup {
       this.removeSockets = removeSockets;
     }
 
-    void walk(Directory directory) {
-      eachEntry(directory, (parent, entry) -> {
-        try {
-          FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
-          int format = stat.fileFormat();
-          fix(parent.fd(), entry.name(), entry.path(), format == 0140000 || format == 0010000);
-          if (stat.isDirectory()) {
-            Directory child = enter(parent, entry);
-            if (child != null) {
-              try {
-                walk(child);
-              } finally {
-                kernel.close(child.fd());
+    /** Every entry below {@code top}, each directory's entries right after it. */
+    void walk(Directory top) {
+      Deque<Level> levels = new ArrayDeque<>();
+      levels.push(new Level(top, listing(top), null, null));
+      try {
+        while (!levels.isEmpty()) {
+          Level level = levels.peek();
+          if (!level.remaining().hasNext()) {
+            levels.pop();
+            if (level.directory() != top) {
+              kernel.close(level.directory().fd());
+            }
+            continue;
+          }
+          Directory parent = level.directory();
+          Entry entry = entryOf(parent, level.remaining().next());
+          try {
+            FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
+            int format = stat.fileFormat();
+            fix(parent.fd(), entry.name(), entry.path(), format == 0140000 || format == 0010000);
+            if (stat.isDirectory()) {
+              Directory child = enter(parent, entry);
+              if (child != null) {
+                levels.push(new Level(child, listing(child), parent, entry));
               }
             }
+          } catch (NativeIoException e) {
+            report(e, entry.path());
           }
-        } catch (NativeIoException e) {
-          report(e, entry.path());
         }
-      });
+      } finally {
+        closeAll(levels, top);
+      }
     }
 
     /** One entry: labelled with {@link #label} when unlabelled, or removed when an unlabelled socket or FIFO. */

@@ -101,6 +101,59 @@ class TmpCleanupTest {
     assertEquals(List.of(), problems);
   }
 
+  /**
+   * A tree thousands of directories deep, which any user may make in /tmp, is relabelled, removed
+   * as a stale session directory and emptied whole, on a stack that a walk recursing per level
+   * overflows (it did: a StackOverflowError ended the clean-up, and the verb, there).
+   */
+  @Test
+  void aTreeThousandsDeepInTmpIsCleanedUpWhole() throws Exception {
+    int depth = 3_000;
+    String down = "import os, sys\nos.chdir(sys.argv[1])\nfor i in range(" + depth + "):\n";
+    // Java's file API fails past PATH_MAX; Python's goes one relative component at a time.
+    String make = down + "    os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\n";
+    String labelOfLeaf = down + "    os.chdir('d')\n"
+        + "print(os.getxattr('leaf', 'security.selinux', follow_symlinks=False).rstrip(b'\\0').decode())\n";
+    Path deep = Files.createDirectory(root.resolve("tmp/deep"));
+    Path session = Files.createDirectory(root.resolve("tmp/pulse-deep"));
+    try {
+      AttrTrees.check(List.of("python3", "-c", make, deep.toString()), scratch);
+      AttrTrees.check(List.of("python3", "-c", make, session.toString()), scratch);
+      onASmallStack(() -> cleanup(Kernel.linux()).afterRelabel());
+      assertEquals(TMP_T, AttrTrees.check(List.of("python3", "-c", labelOfLeaf, deep.toString()), scratch).strip());
+      assertFalse(Files.exists(session), "the stale session directory is left");
+      onASmallStack(() -> cleanup(Kernel.linux()).empty());
+      try (Stream<Path> left = Files.list(root.resolve("tmp"))) {
+        assertEquals(List.of(), left.toList());
+      }
+      assertEquals(List.of(), problems);
+    } finally {
+      AttrTrees.check(List.of("rm", "-rf", deep.toString(), session.toString()), scratch);
+    }
+  }
+
+  @FunctionalInterface
+  private interface Work {
+    void run() throws Exception;
+  }
+
+  /** Runs {@code work} on a thread with a 256 KiB stack; what it throws is thrown here. */
+  private static void onASmallStack(Work work) throws Exception {
+    List<Throwable> thrown = new java.util.concurrent.CopyOnWriteArrayList<>();
+    Thread thread = new Thread(null, () -> {
+      try {
+        work.run();
+      } catch (Throwable t) {
+        thrown.add(t);
+      }
+    }, "small-stack", 256 * 1024);
+    thread.start();
+    thread.join();
+    if (!thrown.isEmpty()) {
+      throw new AssertionError("the clean-up failed", thrown.get(0));
+    }
+  }
+
   /** A name that is not UTF-8 is labelled, and removed, as any other (it was reached by a lossy path). */
   @Test
   void namesThatAreNotUtf8AreCleanedUpAsAnyOther() throws Exception {
