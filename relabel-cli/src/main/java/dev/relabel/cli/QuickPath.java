@@ -72,7 +72,7 @@ final class QuickPath {
     }
     try {
       return verb.run(io, new NoUsageErrors());
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
       FailureReport failure = FailureReport.report(e, io.errWriter(), verb.exitScheme());
       verb.failed(io, failure);
       return failure.status();

@@ -188,7 +188,17 @@ public class RelabelCommand implements Runnable, IoHost {
     } catch (ParameterException e) {
       return onParameterException(e, args);
     }
-    return commandLine.execute(expanded);
+    try {
+      return commandLine.execute(expanded);
+    } catch (Error e) {
+      // picocli hands its handler Exceptions only; an Error (the JVM out of memory) ends here.
+      CommandLine verb = commandLine;
+      for (ParseResult parsed = commandLine.getParseResult(); parsed != null && parsed.hasSubcommand(); ) {
+        parsed = parsed.subcommand();
+        verb = parsed.commandSpec().commandLine();
+      }
+      return onExecutionException(e, verb);
+    }
   }
 
   /**
@@ -211,6 +221,10 @@ public class RelabelCommand implements Runnable, IoHost {
    * 255 but for an unusable policy, as setfiles exits).
    */
   static int onExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
+    return onExecutionException(e, commandLine);
+  }
+
+  private static int onExecutionException(Throwable e, CommandLine commandLine) {
     FailureReport failed = FailureReport.report(e, commandLine.getErr(), scheme(commandLine));
     JsonOption.failed(commandLine, failed.messages(), failed.status());
     return failed.status();

@@ -70,6 +70,17 @@ class LauncherIT {
 
   private Run run(Path command, Map<String, String> env, byte[] stdin, String... args)
       throws IOException, InterruptedException {
+    return run(command, env, stdin, null, args);
+  }
+
+  /** With standard input the file {@code input} instead. */
+  private Run run(Path command, Map<String, String> env, Path input, String... args)
+      throws IOException, InterruptedException {
+    return run(command, env, null, input, args);
+  }
+
+  private Run run(Path command, Map<String, String> env, byte[] stdin, Path input, String... args)
+      throws IOException, InterruptedException {
     List<String> commandLine = new ArrayList<>();
     commandLine.add(command.toString());
     commandLine.addAll(List.of(args));
@@ -86,9 +97,14 @@ class LauncherIT {
     Path out = Files.createTempFile(dir, "out", "");
     Path err = Files.createTempFile(dir, "err", "");
     builder.redirectOutput(out.toFile()).redirectError(err.toFile());
+    if (input != null) {
+      builder.redirectInput(input.toFile());
+    }
     Process process = builder.start();
-    try (OutputStream in = process.getOutputStream()) {
-      in.write(stdin);
+    if (input == null) {
+      try (OutputStream in = process.getOutputStream()) {
+        in.write(stdin);
+      }
     }
     assertTrue(process.waitFor(90, TimeUnit.SECONDS), "relabel did not finish");
     return new Run(process.exitValue(), Files.readAllBytes(out), Files.readString(err, StandardCharsets.UTF_8));
@@ -130,6 +146,31 @@ class LauncherIT {
     Run none = run("lookup", "-f", policy.toString(), "/some/none", "/other");
     assertEquals("/some/none\t<<none>>\n/other\t<<nomatch>>\n", none.outText(), none::toString);
     assertEquals(1, none.status());
+  }
+
+  /**
+   * An Error the JVM throws (here: out of memory, a 200 MB line read whole into a 32 MB heap) is
+   * one line and the verb's failure status, as any internal error: it was the JVM's "Exception in
+   * thread main" trace and status 1 even for setfiles, whose failures exit 255. The quick path runs
+   * the first (no picocli class loaded, as -Xlog:class+load shows), picocli's the others.
+   */
+  @Test
+  void anErrorOfTheJvmIsOneLineAndTheVerbsFailureStatus() throws Exception {
+    Path line = dir.resolve("one-line");
+    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(line.toFile(), "rw")) {
+      file.setLength(200_000_000); // sparse: NULs and no newline
+    }
+    Map<String, String> smallHeap = Map.of("RELABEL_JAVA_OPTS", "-Xmx32m -Xmn8m");
+    String said = "relabel: internal error: java.lang.OutOfMemoryError: Java heap space\n";
+    Run quick = run(launcher, smallHeap, line, "setfiles", "-n", "-f", "-", policy.toString());
+    assertEquals(said, quick.err(), quick::toString);
+    assertEquals(255, quick.status(), quick::toString);
+    Run picocli = run(launcher, smallHeap, line, "setfiles", "-n", policy.toString(), "-f", "-");
+    assertEquals(said, picocli.err(), picocli::toString);
+    assertEquals(255, picocli.status(), picocli::toString);
+    Run lookup = run(launcher, smallHeap, line, "lookup", "--stdin", "-f", policy.toString());
+    assertEquals(said, lookup.err(), lookup::toString);
+    assertEquals(1, lookup.status(), lookup::toString);
   }
 
   @Test
@@ -381,7 +422,8 @@ class LauncherIT {
 
   /**
    * Main begins JNA's initialisation on a thread of its own; where JNA cannot start, the error a
-   * run then ends with is the one the first use of the kernel throws in a JVM without that thread.
+   * run then ends with is the one the first use of the kernel throws in a JVM without that thread,
+   * said as relabel says an internal error, with setfiles' failure status.
    */
   @Test
   void aJnaWarmUpThatFailedChangesNotTheError() throws Exception {
@@ -396,9 +438,11 @@ class LauncherIT {
     String cold = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(process.waitFor(60, TimeUnit.SECONDS));
     String firstLine = cold.lines().findFirst().orElse("");
-    assertTrue(firstLine.startsWith("Exception in thread \"main\" java.lang."), "JNA started after all: " + cold);
-    assertEquals(firstLine, relabel.err().lines().findFirst().orElse(""), relabel::toString);
-    assertEquals(1, relabel.status(), relabel::toString);
+    String uncaught = "Exception in thread \"main\" ";
+    assertTrue(firstLine.startsWith(uncaught + "java.lang."), "JNA started after all: " + cold);
+    assertEquals("relabel: internal error: " + firstLine.substring(uncaught.length()),
+        relabel.err().lines().findFirst().orElse(""), relabel::toString);
+    assertEquals(255, relabel.status(), relabel::toString);
   }
 
   /** A JVM's first use of the kernel, on its main thread: lstat of the path given. */

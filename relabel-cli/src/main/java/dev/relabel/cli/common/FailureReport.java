@@ -47,8 +47,13 @@ public record FailureReport(List<String> messages, int status) {
     return e.getFile() + ": " + reason(e);
   }
 
-  /** Writes {@code e}'s lines on {@code err} (a stack trace too for an internal error with {@code RELABEL_DEBUG}). */
-  public static FailureReport report(Exception e, PrintWriter err, ExitStatus.Scheme scheme) {
+  /**
+   * Writes {@code e}'s lines on {@code err} (a stack trace too for an internal error with
+   * {@code RELABEL_DEBUG}). {@code e} may be an Error the JVM threw (OutOfMemoryError,
+   * StackOverflowError): one line and the verb's failure status as for any internal error, not the
+   * JVM's uncaught-exception trace and status 1.
+   */
+  public static FailureReport report(Throwable e, PrintWriter err, ExitStatus.Scheme scheme) {
     List<String> messages = new ArrayList<>();
     boolean expected = true;
     if (e instanceof PolicyException policy) {
