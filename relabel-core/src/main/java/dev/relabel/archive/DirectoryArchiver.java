@@ -24,6 +24,7 @@ import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -229,10 +230,10 @@ public final class DirectoryArchiver {
             levels.pop().close(root);
             continue;
           }
-          int i = level.next();
-          Path child = level.children.get(i);
+          Listing.Child next = level.next();
+          Path child = next.path();
           Path childShown = level.shown.resolve(child.getFileName());
-          byte[] component = level.components.get(i);
+          byte[] component = next.component();
           byte[] childName = join(level.name, component);
           try {
             attributes = Files.readAttributes(child, "unix:*", NOFOLLOW);
@@ -259,53 +260,44 @@ public final class DirectoryArchiver {
     }
   }
 
-  /** A directory being archived: its descriptor, its names (read once, in byte order) and how far they are. */
+  /** A directory being archived: its descriptor, and its entries (read once, in byte order) not yet visited. */
   private static final class Listing {
     final int dirfd;
     final Path shown;
     final byte[] name;
-    final List<Path> children;
-    final List<byte[]> components;
-    private final Integer[] order;
-    private int next;
+    private final Iterator<Child> children;
 
-    private Listing(int dirfd, Path shown, byte[] name, List<Path> children, List<byte[]> components) {
+    /** An entry as listed: the JDK's path to it through the descriptor, and its name's bytes. */
+    record Child(Path path, byte[] component) {}
+
+    private Listing(int dirfd, Path shown, byte[] name, List<Child> children) {
       this.dirfd = dirfd;
       this.shown = shown;
       this.name = name;
-      this.children = children;
-      this.components = components;
-      order = new Integer[children.size()];
-      for (int i = 0; i < order.length; i++) {
-        order[i] = i;
-      }
-      Arrays.sort(order, (a, b) -> Arrays.compareUnsigned(components.get(a), components.get(b)));
+      this.children = children.iterator();
     }
 
     /** The entries of the directory open as {@code dirfd}, at {@code shown}, named {@code name}. */
     static Listing read(int dirfd, Path shown, byte[] name) throws IOException {
-      List<Path> children = new ArrayList<>();
+      List<Child> children = new ArrayList<>();
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(procPath(dirfd))) {
         for (Path child : entries) {
-          children.add(child);
+          children.add(new Child(child, lastComponent(PathBytes.of(child))));
         }
       } catch (FileSystemException e) {
         throw PathBytes.as(e, shown);
       }
-      List<byte[]> components = new ArrayList<>(children.size());
-      for (Path child : children) {
-        components.add(lastComponent(PathBytes.of(child)));
-      }
-      return new Listing(dirfd, shown, name, children, components);
+      children.sort((a, b) -> Arrays.compareUnsigned(a.component(), b.component()));
+      return new Listing(dirfd, shown, name, children);
     }
 
     boolean hasNext() {
-      return next < order.length;
+      return children.hasNext();
     }
 
-    /** The index, in {@link #children} and {@link #components}, of the next name in byte order. */
-    int next() {
-      return order[next++];
+    /** The next entry in byte order. */
+    Child next() {
+      return children.next();
     }
 
     /** Closes this directory's descriptor unless it is the tree's top, which the caller owns. */
