@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.PolicyLoader;
 import dev.relabel.report.RelabelReport;
@@ -85,8 +86,8 @@ class DirectoryArchiverTest {
     Path tree = Files.createDirectory(base.resolve("tree"));
     int depth = 3_000;
     // Java's file API fails past PATH_MAX; Python's goes one relative component at a time.
-    shell("cd " + tree + " && python3 -c \"import os\nfor i in range(" + depth
-        + "): os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\"");
+    AttrTrees.check(List.of("python3", "-c", "import os, sys\nos.chdir(sys.argv[1])\nfor i in range(" + depth
+        + "): os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\n", tree.toString()), base);
     try {
       Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
       TarLabeller labeller = TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
@@ -119,7 +120,7 @@ class DirectoryArchiverTest {
       assertEquals(deepest, names.get(names.size() - 1));
       assertEquals("system_u:object_r:etc_t:s0\0", leafLabel);
     } finally {
-      shell("rm -rf " + tree); // Java's file API cannot delete it either
+      AttrTrees.check(List.of("rm", "-rf", tree.toString()), base); // Java's file API cannot delete it either
     }
   }
 
@@ -179,10 +180,6 @@ class DirectoryArchiverTest {
     return new String(archive, offset, end - offset, StandardCharsets.ISO_8859_1);
   }
 
-  private static void shell(String command) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder("bash", "-c", command).inheritIO().start();
-    assertEquals(0, process.waitFor(), command);
-  }
 
   private static int count(String text, String part) {
     int found = 0;
