@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -70,17 +71,6 @@ class LauncherIT {
 
   private Run run(Path command, Map<String, String> env, byte[] stdin, String... args)
       throws IOException, InterruptedException {
-    return run(command, env, stdin, null, args);
-  }
-
-  /** With standard input the file {@code input} instead. */
-  private Run run(Path command, Map<String, String> env, Path input, String... args)
-      throws IOException, InterruptedException {
-    return run(command, env, null, input, args);
-  }
-
-  private Run run(Path command, Map<String, String> env, byte[] stdin, Path input, String... args)
-      throws IOException, InterruptedException {
     List<String> commandLine = new ArrayList<>();
     commandLine.add(command.toString());
     commandLine.addAll(List.of(args));
@@ -97,14 +87,9 @@ class LauncherIT {
     Path out = Files.createTempFile(dir, "out", "");
     Path err = Files.createTempFile(dir, "err", "");
     builder.redirectOutput(out.toFile()).redirectError(err.toFile());
-    if (input != null) {
-      builder.redirectInput(input.toFile());
-    }
     Process process = builder.start();
-    if (input == null) {
-      try (OutputStream in = process.getOutputStream()) {
-        in.write(stdin);
-      }
+    try (OutputStream in = process.getOutputStream()) {
+      in.write(stdin);
     }
     assertTrue(process.waitFor(90, TimeUnit.SECONDS), "relabel did not finish");
     return new Run(process.exitValue(), Files.readAllBytes(out), Files.readString(err, StandardCharsets.UTF_8));
@@ -149,26 +134,27 @@ class LauncherIT {
   }
 
   /**
-   * An Error the JVM throws (here: out of memory, a 200 MB line read whole into a 32 MB heap) is
-   * one line and the verb's failure status, as any internal error: it was the JVM's "Exception in
-   * thread main" trace and status 1 even for setfiles, whose failures exit 255. The quick path runs
-   * the first (no picocli class loaded, as -Xlog:class+load shows), picocli's the others.
+   * An Error the JVM throws (here: out of memory, a 200 MB policy file read whole into a 32 MB
+   * heap) is one line and the verb's failure status, as any internal error: it was the JVM's
+   * "Exception in thread main" trace and status 1 even for setfiles, whose failures exit 255. The
+   * quick path runs the first (no picocli class loaded, as -Xlog:class+load shows), picocli's the
+   * others (an option after an operand).
    */
   @Test
   void anErrorOfTheJvmIsOneLineAndTheVerbsFailureStatus() throws Exception {
-    Path line = dir.resolve("one-line");
-    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(line.toFile(), "rw")) {
+    Path huge = dir.resolve("huge-file_contexts");
+    try (java.io.RandomAccessFile file = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
       file.setLength(200_000_000); // sparse: NULs and no newline
     }
     Map<String, String> smallHeap = Map.of("RELABEL_JAVA_OPTS", "-Xmx32m -Xmn8m");
     String said = "relabel: internal error: java.lang.OutOfMemoryError: Java heap space\n";
-    Run quick = run(launcher, smallHeap, line, "setfiles", "-n", "-f", "-", policy.toString());
+    Run quick = run(launcher, smallHeap, new byte[0], "setfiles", "-n", huge.toString(), dir.toString());
     assertEquals(said, quick.err(), quick::toString);
     assertEquals(255, quick.status(), quick::toString);
-    Run picocli = run(launcher, smallHeap, line, "setfiles", "-n", policy.toString(), "-f", "-");
+    Run picocli = run(launcher, smallHeap, new byte[0], "setfiles", "-n", huge.toString(), dir.toString(), "-v");
     assertEquals(said, picocli.err(), picocli::toString);
     assertEquals(255, picocli.status(), picocli::toString);
-    Run lookup = run(launcher, smallHeap, line, "lookup", "--stdin", "-f", policy.toString());
+    Run lookup = run(launcher, smallHeap, new byte[0], "lookup", "--stdin", "-f", huge.toString());
     assertEquals(said, lookup.err(), lookup::toString);
     assertEquals(1, lookup.status(), lookup::toString);
   }
@@ -224,6 +210,80 @@ class LauncherIT {
     } finally {
       process.destroyForcibly();
     }
+  }
+
+  /**
+   * setfiles -s labels each path of its list as it reads it, as setfiles' getdelim loop does, so a
+   * list from a program that never closes its end ({@code inotifywait -m ... | restorecon -f -})
+   * is labelled as it comes; relabel used to read the whole list first and label nothing until
+   * the pipe closed. Each -v line is out before the next read blocks.
+   */
+  @Test
+  void setfilesLabelsEachListEntryAsItIsRead() throws Exception {
+    Path tree = Files.createDirectories(dir.resolve("streamed"));
+    Path first = Files.writeString(tree.resolve("first"), "");
+    Path second = Files.writeString(tree.resolve("second"), "");
+    Path treePolicy = Files.writeString(dir.resolve("file_contexts-streamed"), tree + "(/.*)?\t" + CONTEXT + "\n");
+    ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "setfiles", "-v", "-F", "-s", treePolicy.toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().remove("RELABEL_JAVA_OPTS");
+    Process process = builder.start();
+    try {
+      OutputStream list = process.getOutputStream();
+      list.write(Cli.latin1(first + "\n"));
+      list.flush();
+      // Blocked reading the list again (a thread in pipe_read): the first path is done, and said.
+      while (!LauncherScript.readingAPipe(process.pid())) {
+        assertTrue(process.isAlive(), () -> "relabel ended with the list still open: status " + process.exitValue());
+        Thread.sleep(20);
+      }
+      assertEquals(CONTEXT, dev.relabel.fixtures.AttrTrees.label(first, dir), "labelled with the list still open");
+      assertEquals(null, dev.relabel.fixtures.AttrTrees.label(second, dir));
+      String said = "Relabeled " + first + " from (null) to " + CONTEXT + "\n";
+      InputStream verbose = process.getInputStream();
+      assertTrue(verbose.available() >= said.length(), "the -v line is out before the read waits");
+      assertEquals(said, new String(verbose.readNBytes(said.length()), StandardCharsets.ISO_8859_1));
+      list.write(Cli.latin1(second + "\n"));
+      list.close();
+      assertEquals("Relabeled " + second + " from (null) to " + CONTEXT + "\n",
+          new String(verbose.readAllBytes(), StandardCharsets.ISO_8859_1));
+      assertTrue(process.waitFor(60, TimeUnit.SECONDS));
+      assertEquals(0, process.exitValue());
+      assertEquals(CONTEXT, dev.relabel.fixtures.AttrTrees.label(second, dir));
+    } finally {
+      process.destroyForcibly();
+    }
+  }
+
+  /**
+   * A list entry or lookup request longer than any path (1 MiB; here 40 MiB of one line, as a
+   * binary file fed by mistake) is refused with its number and not held: the entries after it are
+   * still done, in a heap (32 MiB) that could not have held it whole.
+   */
+  @Test
+  void aLineLongerThanAnyPathIsRefusedAndTheRestDone() throws Exception {
+    Path tree = Files.createDirectories(dir.resolve("long"));
+    Path after = Files.writeString(tree.resolve("after"), "");
+    Path treePolicy = Files.writeString(dir.resolve("file_contexts-long"), tree + "(/.*)?\t" + CONTEXT + "\n");
+    byte[] huge = new byte[40 << 20];
+    java.util.Arrays.fill(huge, (byte) 'a');
+    java.io.ByteArrayOutputStream input = new java.io.ByteArrayOutputStream();
+    input.write(huge);
+    input.write('\n');
+    input.write(Cli.latin1(after + "\n"));
+    Map<String, String> smallHeap = Map.of("RELABEL_JAVA_OPTS", "-Xmx32m -Xmn8m");
+
+    Run setfiles = run(launcher, smallHeap, input.toByteArray(), "setfiles", "-F", "-s", treePolicy.toString());
+    assertEquals("relabel: -: entry 1 of the list is longer than 1048576 bytes: not labelled\n", setfiles.err(),
+        setfiles::toString);
+    assertEquals(255, setfiles.status(), setfiles::toString);
+    assertEquals(CONTEXT, dev.relabel.fixtures.AttrTrees.label(after, dir));
+
+    Run lookup = run(launcher, smallHeap, input.toByteArray(), "lookup", "-f", treePolicy.toString(), "--stdin");
+    assertEquals("\t<<error>>\n" + after + "\t" + CONTEXT + "\n", lookup.outText(), lookup::toString);
+    assertEquals("relabel: stdin line 1: line longer than 1048576 bytes\n", lookup.err(), lookup::toString);
+    assertEquals(1, lookup.status(), lookup::toString);
   }
 
   @Test

@@ -212,7 +212,7 @@ class SignalIT {
     try {
       // Blocked in the read: a thread of the process waits in pipe_read (anon_pipe_read on newer kernels: its wait channel).
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-      while (!readingAPipe(process.pid())) {
+      while (!LauncherScript.readingAPipe(process.pid())) {
         assertTrue(process.isAlive() && System.nanoTime() < deadline, "relabel never blocked reading standard input: "
             + Files.readString(err));
         Thread.sleep(20);
@@ -226,34 +226,5 @@ class SignalIT {
       process.getOutputStream().close();
       process.destroyForcibly();
     }
-  }
-
-  /**
-   * Whether the JVM (the launcher exec's it in its own process) has a thread waiting in a pipe's
-   * read. Before the exec the launcher is bash, whose command substitutions wait in pipe_read too:
-   * a SIGTERM then ended bash with 143 and nothing said (seen once in CI).
-   */
-  private static boolean readingAPipe(long pid) throws java.io.IOException {
-    try {
-      if (!Files.readString(Path.of("/proc/" + pid + "/comm")).trim().equals("java")) {
-        return false;
-      }
-    } catch (java.nio.file.NoSuchFileException exited) {
-      return false;
-    }
-    try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-      for (Path task : (Iterable<Path>) tasks::iterator) {
-        try {
-          if (Files.readString(task.resolve("wchan")).trim().endsWith("pipe_read")) {
-            return true;
-          }
-        } catch (java.io.IOException gone) {
-          // the thread ended meanwhile
-        }
-      }
-    } catch (java.nio.file.NoSuchFileException exited) {
-      return false;
-    }
-    return false;
   }
 }

@@ -7,6 +7,7 @@ import dev.relabel.cli.common.Io;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.PicocliUsage;
 import dev.relabel.cli.common.QuickVerb;
+import dev.relabel.cli.common.RecordReader;
 import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.common.VersionProvider;
 import dev.relabel.cli.output.JsonOption;
@@ -285,7 +286,7 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
   }
 
   private boolean answerStdin(Io io, OutputStream out) throws IOException {
-    LineReader lines = new LineReader(new BufferedInputStream(io.in(), 1 << 16), out);
+    RecordReader lines = new RecordReader(new BufferedInputStream(io.in(), 1 << 16), (byte) '\n', out);
     boolean allAnswered = true;
     long lineNumber = 0;
     while (lines.next()) {
@@ -293,6 +294,15 @@ public final class LookupCommand implements Callable<Integer>, JsonReport.Kind.D
       byte[] b = lines.buffer();
       int start = lines.start();
       int end = lines.end();
+      if (lines.overlong()) {
+        // Not held, so not echoed: the answer line keeps its place, its PATH field empty.
+        out.write(ERROR_LINE);
+        String problem = "line longer than " + lines.longest() + " bytes";
+        jsonAnswer(b, start, end, "error", null, problem);
+        error(null, lineNumber, problem);
+        allAnswered = false;
+        continue;
+      }
       int tab = -1;
       for (int i = start; i < end; i++) {
         if (b[i] == '\t') {

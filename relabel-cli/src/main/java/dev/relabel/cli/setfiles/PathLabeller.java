@@ -13,9 +13,7 @@ import dev.relabel.policy.Spec;
 import dev.relabel.report.RelabelReport;
 import dev.relabel.walk.Exclusions;
 import dev.relabel.walk.Relabeler;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -305,31 +303,5 @@ public final class PathLabeller {
     } catch (NativeIoException e) {
       return new Lstat(null, e);
     }
-  }
-
-  /**
-   * getdelim's records: split at {@code delimiter}; a last record without one counts too. As
-   * setfiles reads each record as a C string, a record ends at its first NUL.
-   */
-  static List<String> records(byte[] list, byte delimiter, Charset charset) {
-    List<String> records = new ArrayList<>();
-    int start = 0;
-    for (int i = 0; i <= list.length; i++) {
-      if (i == list.length ? start < list.length : list[i] == delimiter) {
-        int end = start;
-        while (end < i && list[end] != 0) {
-          end++;
-        }
-        records.add(new String(list, start, end - start, charset));
-        start = i + 1;
-      }
-    }
-    return records;
-  }
-
-  static byte[] readAll(InputStream in) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    in.transferTo(bytes);
-    return bytes.toByteArray();
   }
 }

@@ -3,6 +3,7 @@ package dev.relabel.cli.setfiles;
 import dev.relabel.cli.common.ExitStatus;
 import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.Io;
+import dev.relabel.cli.common.RecordReader;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.UsageErrors;
 import dev.relabel.cli.output.JsonOption;
@@ -18,6 +19,7 @@ import dev.relabel.walk.NativeFileTree;
 import dev.relabel.walk.RelabelOptions;
 import dev.relabel.walk.Relabeler;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -185,28 +187,28 @@ public final class SetfilesPipeline {
     labeller.stoppingWhen(signals);
     signals.counting(labeller);
     Glob glob = new Glob(charset);
-    List<String> patterns = paths;
     if (readList) {
       String file = standardInput ? "-" : inputFile;
-      byte[] list;
+      InputStream list;
       try {
-        list = file.equals("-") ? PathLabeller.readAll(io.in()) : Files.readAllBytes(PathBytes.path(file));
+        list = file.equals("-") ? io.in() : Files.newInputStream(PathBytes.path(file));
       } catch (IOException e) {
         output.fatal("Unable to open " + file + ": " + FailureReport.reason(e) + "\n");
         return ExitStatus.SETFILES_FATAL;
       }
-      patterns = PathLabeller.records(list, nulSeparated ? (byte) 0 : (byte) '\n', charset);
-    }
-    // setfiles' mass relabel: every path is, when one argument is "/". Not with -f: setfiles 3.4
-    // notes a line "/" only after restore_init has made its flags.
-    if (!readList && paths.contains("/")) {
-      reporting.massRelabel();
-    }
-    for (String pattern : patterns) {
-      if (signals.stopped()) {
-        break;
+      labelList(file, list, glob, labeller, output, signals, charset);
+    } else {
+      // setfiles' mass relabel: every path is, when one argument is "/". Not with -f: setfiles 3.4
+      // notes a line "/" only after restore_init has made its flags.
+      if (paths.contains("/")) {
+        reporting.massRelabel();
       }
-      labeller.labelPattern(glob, pattern);
+      for (String pattern : paths) {
+        if (signals.stopped()) {
+          break;
+        }
+        labeller.labelPattern(glob, pattern);
+      }
     }
     if (warnNoMatch && !signals.stopped()) {
       labeller.warnUnusedSpecs();
@@ -219,6 +221,36 @@ public final class SetfilesPipeline {
       return countErrors ? ExitStatus.SETFILES_ERRORS : ExitStatus.SETFILES_FATAL;
     }
     return ExitStatus.OK;
+  }
+
+  /**
+   * -f FILE, -s: each record of the list labelled as it is read, as setfiles' getdelim loop does,
+   * so a list from a program that never closes its end is labelled as it comes. A record ends at
+   * its first NUL (setfiles reads each as a C string); one longer than any path or glob could be is
+   * refused, not held, and the list read on. Standard input is left open; a FILE is closed.
+   */
+  private void labelList(String file, InputStream list, Glob glob, PathLabeller labeller, SetfilesOutput output,
+      SignalStop signals, Charset charset) {
+    try (InputStream closing = file.equals("-") ? null : list) {
+      RecordReader records = new RecordReader(list, nulSeparated ? (byte) 0 : (byte) '\n', output::flush);
+      long number = 0;
+      while (!signals.stopped() && records.next()) {
+        number++;
+        if (records.overlong()) {
+          output.fatal(SetfilesOutput.PREFIX + file + ": entry " + number + " of the list is longer than "
+              + records.longest() + " bytes: not labelled\n");
+          continue;
+        }
+        byte[] buffer = records.buffer();
+        int end = records.start();
+        while (end < records.end() && buffer[end] != 0) {
+          end++;
+        }
+        labeller.labelPattern(glob, new String(buffer, records.start(), end - records.start(), charset));
+      }
+    } catch (IOException e) {
+      output.fatal("Unable to read " + file + ": " + FailureReport.reason(e) + "\n");
+    }
   }
 
   /**
