@@ -120,7 +120,7 @@ public final class TarLabeller {
         HardLinks.Group group = member.labelled() ? links.groupOf(member, matcher, listener) : null;
         Future<Label> label = !member.labelled() || group != null ? null : lookup(member);
         if (member.paddedDataSize() > HELD_DATA) {
-          flush(0);
+          flush(0, 0);
           write(new Pending(member, null, label, group));
           if (out == null) {
             reader.skipData();
@@ -131,12 +131,12 @@ public final class TarLabeller {
         }
         byte[] data = out == null ? skip(reader) : reader.readData();
         window.add(new Pending(member, data, label, group));
-        windowBytes += data.length;
+        windowBytes += held(member, data);
         if (window.size() > WINDOW_MEMBERS || windowBytes > WINDOW_BYTES) {
-          flush(WINDOW_MEMBERS / 2);
+          flush(WINDOW_MEMBERS / 2, WINDOW_BYTES / 2);
         }
       }
-      flush(0);
+      flush(0, 0);
       reader.oddities().forEach(listener::warned);
       if (out != null) {
         reader.copyRest(out);
@@ -155,11 +155,19 @@ public final class TarLabeller {
       return pool.submit(() -> matcher.lookup(member.path(), member.type()));
     }
 
-    /** Writes the oldest members until at most {@code keep} are held. */
-    private void flush(int keep) throws IOException {
-      while (window.size() > keep) {
+    /**
+     * What a held member costs: its data, and its headers, name and path, which a tree thousands
+     * deep makes tens of KB each (4,096 of them were 400 MB).
+     */
+    private static long held(TarMember member, byte[] data) {
+      return data.length + member.heldBytes();
+    }
+
+    /** Writes the oldest members until at most {@code keepMembers} and {@code keepBytes} are held. */
+    private void flush(int keepMembers, long keepBytes) throws IOException {
+      while (window.size() > keepMembers || (!window.isEmpty() && windowBytes > keepBytes)) {
         Pending pending = window.poll();
-        windowBytes -= pending.data().length;
+        windowBytes -= held(pending.member(), pending.data());
         write(pending);
         if (out != null) {
           out.write(pending.data());

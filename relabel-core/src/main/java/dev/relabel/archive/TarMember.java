@@ -37,6 +37,12 @@ public record TarMember(long offset, boolean labelled, byte[] before, byte[] pax
     return typeflag == '1';
   }
 
+  /** About what this member holds in memory: its raw headers, name, path and link target. */
+  public long heldBytes() {
+    return before.length + (paxBlock == null ? 0 : paxBlock.length) + after.length + name.length()
+        + (path == null ? 0 : path.length) + (linkTarget == null ? 0 : linkTarget.length);
+  }
+
   /** The data's size rounded up to whole blocks (what follows the headers in the stream). */
   public long paddedDataSize() {
     return (dataSize + BLOCK - 1) / BLOCK * BLOCK;

@@ -430,6 +430,55 @@ class TarLabellerTest {
     assertArrayEquals(one, four);
   }
 
+  /**
+   * What is held between reading a member and writing it stays within the window's bytes, counted
+   * with the members' headers: an archive of 60 files of 1 MB, and one of 3,000 members named
+   * 20 KB each (a tree ~10,000 directories deep gives such names). The window used to be flushed
+   * only by member count (4,096), so both were held whole: 60 MB, and ~120 MB of headers.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"big-data", "long-names"})
+  void whatIsHeldBetweenReadingAndWritingIsBounded(String shape) throws Exception {
+    Path in = python("window-" + shape + ".tar", "import io, sys, tarfile\n"
+        + "with tarfile.open(sys.argv[1], 'w', format=tarfile.GNU_FORMAT) as tar:\n"
+        + ("big-data".equals(shape)
+            ? "  for i in range(60):\n"
+              + "    info = tarfile.TarInfo('data/f%d' % i); info.size = 1000000\n"
+              + "    tar.addfile(info, io.BytesIO(bytes(info.size)))\n"
+            : "  for i in range(3000):\n"
+              + "    tar.addfile(tarfile.TarInfo('deep/' + 'd/' * 10000 + 'f%d' % i))\n"));
+    long[] read = {0};
+    long[] mostHeld = {0};
+    TarSource counted = () -> new java.io.FilterInputStream(Files.newInputStream(in)) {
+      { read[0] = 0; } // the pass that writes opens it last
+
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = super.read(b, off, len);
+        read[0] += Math.max(n, 0);
+        return n;
+      }
+    };
+    java.io.OutputStream written = new java.io.OutputStream() {
+      long total;
+
+      @Override
+      public void write(int b) {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) {
+        mostHeld[0] = Math.max(mostHeld[0], read[0] - total);
+        total += len;
+      }
+    };
+    TarLabeller.builder(matcher).build().label(counted, written);
+    long bound = TarLabeller.WINDOW_BYTES + TarLabeller.HELD_DATA + (1 << 20); // and the streams' buffers
+    assertTrue(mostHeld[0] <= bound, "held " + mostHeld[0] + " bytes of the archive, more than " + bound);
+    assertTrue(read[0] > 2 * bound, "the archive is larger than the window: " + read[0]);
+  }
+
   @Test
   void checkCountsWhatDiffersAndALabelledArchiveHasNothing() throws Exception {
     Path in = archive("posix", "check.tar");
