@@ -54,4 +54,29 @@ class DeepTreeIT {
         "FC", dir.resolve("file_contexts").toString(), "MAKE", make, "READ", read));
     assertEquals("status 0\ndepth " + DEPTH + " system_u:object_r:new_t:s0\n", text);
   }
+
+  /**
+   * relabel tar -C of a chain 6,000 directories deep in a 32 MiB heap: every member, the leaf's
+   * name 12,006 bytes, labelled. The walk held each level's name and path (memory growing with the
+   * square of the depth) and the writer's window 4,096 members whatever their headers' size: it
+   * died of OutOfMemoryError here. (No descriptor limit: the archive holds one a level, as GNU tar
+   * holds one until it runs out.)
+   */
+  @org.junit.jupiter.api.Test
+  void aChainThousandsDeepIsArchivedInASmallHeap() throws Exception {
+    int depth = 6_000;
+    Files.writeString(dir.resolve("file_contexts"), "/(.*/)?leaf\tsystem_u:object_r:leaf_t:s0\n");
+    String chain = "import os, sys\nos.chdir(sys.argv[1])\n";
+    String make = chain + "for i in range(" + depth + "):\n    os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\n";
+    String read = "import sys, tarfile\nmembers = tarfile.open(sys.argv[1]).getmembers()\n"
+        + "print(len(members), len(members[-1].name), members[-1].pax_headers['SCHILY.xattr.security.selinux'])\n";
+    String script = "set -u\nmkdir \"$T\" && python3 -c \"$MAKE\" \"$T\"\n"
+        + "RELABEL_JAVA_OPTS=-Xmx32m " + launcher + " tar -f \"$FC\" -C \"$T\" \"$OUT\" 2>&1 | cut -c1-200\n"
+        + "echo \"status ${PIPESTATUS[0]}\"\npython3 -c \"$READ\" \"$OUT\"\n"
+        + "rm -rf \"$T\"\n"; // JUnit's clean-up cannot delete past PATH_MAX
+    String text = LauncherScript.run(dir, script, Map.of("T", dir.resolve("t").toString(),
+        "FC", dir.resolve("file_contexts").toString(), "OUT", dir.resolve("t.tar").toString(), "MAKE", make,
+        "READ", read));
+    assertEquals("status 0\n" + (depth + 2) + " " + (2 + 2 * depth + 4) + " system_u:object_r:leaf_t:s0\u0000\n", text);
+  }
 }

@@ -175,16 +175,32 @@ public final class DirectoryArchiver {
   /**
    * One entry of the tree as the walk meets it.
    *
+   * @param top DIR's bytes as given
    * @param dirfd its directory's descriptor
    * @param component its name in that directory (the empty name for the tree's top)
    * @param path where the JDK reaches it: {@code /proc/self/fd/DIRFD/COMPONENT}, resolved through
    *     the descriptor, never through the tree's path
-   * @param shown its path under DIR as given, for messages
    * @param name its name in the archive, from {@code /}
    * @param attributes its {@code unix:*} attributes; null for an entry left out
    */
-  private record Entry(int dirfd, byte[] component, Path path, Path shown, byte[] name,
-      Map<String, Object> attributes) {}
+  private record Entry(byte[] top, int dirfd, byte[] component, Path path, byte[] name,
+      Map<String, Object> attributes) {
+    /** Its path under DIR as given, for messages (made when asked: a walk holds no path per level). */
+    byte[] shown() {
+      return shownPath(top, name);
+    }
+  }
+
+  /** The path of the entry named {@code name} in the archive, under DIR as given ({@code top}). */
+  private static byte[] shownPath(byte[] top, byte[] name) {
+    if (name.length == 1) {
+      return top;
+    }
+    int keep = top.length == 1 && top[0] == '/' ? 0 : top.length;
+    byte[] shown = Arrays.copyOf(top, keep + name.length);
+    System.arraycopy(name, 0, shown, keep, name.length);
+    return shown;
+  }
 
   @FunctionalInterface
   private interface Visitor {
@@ -209,21 +225,24 @@ public final class DirectoryArchiver {
      */
     void walk(Visitor visitor) throws IOException {
       Path top = procPath(root);
+      byte[] topBytes = PathBytes.of(directory);
       Map<String, Object> attributes;
       try {
         attributes = Files.readAttributes(top, "unix:*"); // the top followed, as tar -C DIR follows DIR
       } catch (FileSystemException e) {
         throw PathBytes.as(e, directory);
       }
-      byte[] name = {'/'};
       boolean kept = !leftOut.contains(inode(attributes));
-      visitor.visit(new Entry(root, Kernel.self(), top, directory, name, kept ? attributes : null));
+      visitor.visit(new Entry(topBytes, root, Kernel.self(), top, new byte[] {'/'}, kept ? attributes : null));
       if (!kept) {
         return;
       }
+      // The archive names of the directories open, each a prefix of the next: "/", "/a", "/a/b".
+      // Held once, not a copy a level, so a tree thousands deep costs memory linear in its depth.
+      NamePrefixes names = new NamePrefixes();
       Deque<Listing> levels = new ArrayDeque<>();
       try {
-        levels.push(Listing.read(root, directory, name));
+        levels.push(Listing.read(root, 1, topBytes));
         while (!levels.isEmpty()) {
           Listing level = levels.peek();
           if (!level.hasNext()) {
@@ -232,20 +251,21 @@ public final class DirectoryArchiver {
           }
           Listing.Child next = level.next();
           Path child = next.path();
-          Path childShown = level.shown.resolve(child.getFileName());
           byte[] component = next.component();
-          byte[] childName = join(level.name, component);
+          byte[] childName = names.child(level.nameLength, component);
           try {
             attributes = Files.readAttributes(child, "unix:*", NOFOLLOW);
           } catch (FileSystemException e) {
-            throw PathBytes.as(e, childShown);
+            throw PathBytes.as(e, shownPath(topBytes, childName));
           }
           kept = !leftOut.contains(inode(attributes));
-          visitor.visit(new Entry(level.dirfd, component, child, childShown, childName, kept ? attributes : null));
+          Entry entry = new Entry(topBytes, level.dirfd, component, child, childName, kept ? attributes : null);
+          visitor.visit(entry);
           if (kept && isDirectory(attributes)) {
-            int fd = open(level.dirfd, component, childShown, attributes, true);
+            byte[] shown = entry.shown();
+            int fd = open(level.dirfd, component, shown, attributes, true);
             try {
-              levels.push(Listing.read(fd, childShown, childName));
+              levels.push(Listing.read(fd, names.enter(childName), shown));
             } catch (IOException | RuntimeException e) {
               KERNEL.close(fd);
               throw e;
@@ -260,25 +280,51 @@ public final class DirectoryArchiver {
     }
   }
 
-  /** A directory being archived: its descriptor, and its entries (read once, in byte order) not yet visited. */
+  /**
+   * The archive names of the open directories, as one buffer: a directory's name is its first
+   * {@code nameLength} bytes, and a child's name is its parent's prefix, a slash and its component.
+   */
+  private static final class NamePrefixes {
+    private byte[] bytes = {'/'};
+
+    /** The name of {@code component} in the directory whose name is the first {@code parentLength} bytes. */
+    byte[] child(int parentLength, byte[] component) {
+      int slash = parentLength == 1 ? 0 : 1;
+      byte[] name = Arrays.copyOf(bytes, parentLength + slash + component.length);
+      if (slash == 1) {
+        name[parentLength] = '/';
+      }
+      System.arraycopy(component, 0, name, parentLength + slash, component.length);
+      return name;
+    }
+
+    /** Makes {@code name}, a directory's, the buffer's prefix (its parent's already is); returns its length. */
+    int enter(byte[] name) {
+      if (bytes.length < name.length) {
+        bytes = Arrays.copyOf(bytes, Math.max(name.length, bytes.length * 2));
+      }
+      System.arraycopy(name, 0, bytes, 0, name.length);
+      return name.length;
+    }
+  }
+
+  /** A directory being archived: its descriptor, its name's length, and its entries (read once, in byte order) not yet visited. */
   private static final class Listing {
     final int dirfd;
-    final Path shown;
-    final byte[] name;
+    final int nameLength;
     private final Iterator<Child> children;
 
     /** An entry as listed: the JDK's path to it through the descriptor, and its name's bytes. */
     record Child(Path path, byte[] component) {}
 
-    private Listing(int dirfd, Path shown, byte[] name, List<Child> children) {
+    private Listing(int dirfd, int nameLength, List<Child> children) {
       this.dirfd = dirfd;
-      this.shown = shown;
-      this.name = name;
+      this.nameLength = nameLength;
       this.children = children.iterator();
     }
 
-    /** The entries of the directory open as {@code dirfd}, at {@code shown}, named {@code name}. */
-    static Listing read(int dirfd, Path shown, byte[] name) throws IOException {
+    /** The entries of the directory open as {@code dirfd}, its archive name {@code nameLength} bytes, at {@code shown}. */
+    static Listing read(int dirfd, int nameLength, byte[] shown) throws IOException {
       List<Child> children = new ArrayList<>();
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(procPath(dirfd))) {
         for (Path child : entries) {
@@ -288,7 +334,7 @@ public final class DirectoryArchiver {
         throw PathBytes.as(e, shown);
       }
       children.sort((a, b) -> Arrays.compareUnsigned(a.component(), b.component()));
-      return new Listing(dirfd, shown, name, children);
+      return new Listing(dirfd, nameLength, children);
     }
 
     boolean hasNext() {
@@ -312,20 +358,19 @@ public final class DirectoryArchiver {
    * Opens {@code component} under {@code dirfd} (a directory to list, or a file to read), without
    * following a symlink; fails unless it is still the entry whose {@code attributes} were read.
    */
-  private static int open(int dirfd, byte[] component, Path shown, Map<String, Object> attributes, boolean directory)
-      throws IOException {
-    byte[] shownBytes = PathBytes.of(shown);
+  private static int open(int dirfd, byte[] component, byte[] shown, Map<String, Object> attributes,
+      boolean directory) throws IOException {
     int fd;
     try {
-      fd = directory ? KERNEL.openDirectory(dirfd, component, shownBytes)
-          : KERNEL.openForReading(dirfd, component, shownBytes);
+      fd = directory ? KERNEL.openDirectory(dirfd, component, shown)
+          : KERNEL.openForReading(dirfd, component, shown);
     } catch (NativeIoException.NotFollowedException e) {
       throw changed(shown);
     } catch (NativeIoException e) {
       throw new FileSystemException(PathBytes.text(shown), null, e.reason());
     }
     try {
-      FileStat stat = KERNEL.stat(fd, Kernel.self(), shownBytes);
+      FileStat stat = KERNEL.stat(fd, Kernel.self(), shown);
       if (stat.inode() != (Long) attributes.get("ino") || stat.device() != majorMinor((Long) attributes.get("dev"))
           || stat.fileFormat() != ((int) attributes.get("mode") & 0170000)) {
         throw changed(shown);
@@ -337,7 +382,7 @@ public final class DirectoryArchiver {
     }
   }
 
-  private static IOException changed(Path shown) {
+  private static IOException changed(byte[] shown) {
     return new IOException(PathBytes.text(shown) + ": changed while it was archived");
   }
 
@@ -416,11 +461,12 @@ public final class DirectoryArchiver {
     if (entry.isFile() && entry.getSize() > 0) {
       // read through a descriptor opened from its directory's and checked to be this file (a FIFO
       // put in its place is not waited on), the JDK's stream reopening that descriptor's file
-      int fd = open(file.dirfd(), file.component(), file.shown(), attributes, false);
+      byte[] shown = file.shown();
+      int fd = open(file.dirfd(), file.component(), shown, attributes, false);
       try (InputStream data = Files.newInputStream(procPath(fd))) {
         long copied = data.transferTo(tar);
         if (copied != entry.getSize()) {
-          throw new IOException(PathBytes.text(file.shown()) + ": changed size while it was archived");
+          throw new IOException(PathBytes.text(shown) + ": changed size while it was archived");
         }
       } finally {
         KERNEL.close(fd);
@@ -481,15 +527,5 @@ public final class DirectoryArchiver {
       slash--;
     }
     return Arrays.copyOfRange(path, slash + 1, path.length);
-  }
-
-  private static byte[] join(byte[] directory, byte[] name) {
-    boolean root = directory.length == 1;
-    byte[] path = Arrays.copyOf(directory, directory.length + (root ? 0 : 1) + name.length);
-    if (!root) {
-      path[directory.length] = '/';
-    }
-    System.arraycopy(name, 0, path, path.length - name.length, name.length);
-    return path;
   }
 }

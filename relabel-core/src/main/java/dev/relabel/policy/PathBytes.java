@@ -93,7 +93,15 @@ public final class PathBytes {
    * output file) told as one on the file they did.
    */
   public static FileSystemException as(FileSystemException e, Path file) {
-    String name = text(file);
+    return as(e, text(file));
+  }
+
+  /** {@link #as(FileSystemException, Path)} for a file known by its bytes (a walk builds no Path for each entry). */
+  public static FileSystemException as(FileSystemException e, byte[] file) {
+    return as(e, text(file));
+  }
+
+  private static FileSystemException as(FileSystemException e, String name) {
     FileSystemException renamed;
     if (e instanceof NoSuchFileException) {
       renamed = new NoSuchFileException(name, e.getOtherFile(), e.getReason());
