@@ -51,6 +51,15 @@ public final class DirectoryArchiver {
   private static final LinkOption[] NOFOLLOW = {LinkOption.NOFOLLOW_LINKS};
   private static final Path PROC_FDS = Path.of("/proc/self/fd");
   private static final Kernel KERNEL = Kernel.linux();
+  private static final byte[] PARENT = {'.', '.'};
+  /**
+   * How many levels from the top keep their descriptor while the walk is below them. A level
+   * deeper than that gives its descriptor back while its subdirectory is walked and reopens itself
+   * through the subdirectory's {@code ..} afterwards (checked to be the same directory), as GNU
+   * tar gives descriptors back when it runs out: a tree deeper than the process may hold
+   * descriptors is archived whole, never more than this many and the deepest level's open.
+   */
+  static final int OPEN_LEVELS = 64;
 
   private DirectoryArchiver() {}
 
@@ -220,8 +229,9 @@ public final class DirectoryArchiver {
   private record Tree(Path directory, int root, Set<List<Long>> leftOut) {
     /**
      * Every entry (the top first), each directory's names in byte order, each directory's entries
-     * right after it. Iterative, one open directory per level: a tree is as deep as its owner
-     * made it (GNU tar 1.34, recursive, dies of SIGSEGV ~10,000 levels down, its archive cut off).
+     * right after it. Iterative, a stack of levels, at most {@link #OPEN_LEVELS} and the deepest
+     * holding a descriptor: a tree is as deep as its owner made it (GNU tar 1.34, recursive, dies
+     * of SIGSEGV ~10,000 levels down, its archive cut off).
      */
     void walk(Visitor visitor) throws IOException {
       Path top = procPath(root);
@@ -242,15 +252,23 @@ public final class DirectoryArchiver {
       NamePrefixes names = new NamePrefixes();
       Deque<Listing> levels = new ArrayDeque<>();
       try {
-        levels.push(Listing.read(root, 1, topBytes));
+        levels.push(Listing.read(root, Identity.of(attributes), 1, topBytes));
         while (!levels.isEmpty()) {
           Listing level = levels.peek();
           if (!level.hasNext()) {
-            levels.pop().close(root);
+            Listing done = levels.pop();
+            Listing parent = levels.peek();
+            try {
+              if (parent != null && !parent.isOpen()) {
+                parent.reopen(done.dirfd, shownPath(topBytes, names.name(parent.nameLength)));
+              }
+            } finally {
+              done.close(root);
+            }
             continue;
           }
           Listing.Child next = level.next();
-          Path child = next.path();
+          Path child = procPath(level.dirfd).resolve(next.name());
           byte[] component = next.component();
           byte[] childName = names.child(level.nameLength, component);
           try {
@@ -263,12 +281,16 @@ public final class DirectoryArchiver {
           visitor.visit(entry);
           if (kept && isDirectory(attributes)) {
             byte[] shown = entry.shown();
-            int fd = open(level.dirfd, component, shown, attributes, true);
+            Identity identity = Identity.of(attributes);
+            int fd = open(level.dirfd, component, shown, identity, true);
             try {
-              levels.push(Listing.read(fd, names.enter(childName), shown));
+              levels.push(Listing.read(fd, identity, names.enter(childName), shown));
             } catch (IOException | RuntimeException e) {
               KERNEL.close(fd);
               throw e;
+            }
+            if (levels.size() - 2 >= OPEN_LEVELS) {
+              level.release();
             }
           }
         }
@@ -298,6 +320,11 @@ public final class DirectoryArchiver {
       return name;
     }
 
+    /** The name of the open directory whose name is the first {@code length} bytes. */
+    byte[] name(int length) {
+      return Arrays.copyOf(bytes, length);
+    }
+
     /** Makes {@code name}, a directory's, the buffer's prefix (its parent's already is); returns its length. */
     int enter(byte[] name) {
       if (bytes.length < name.length) {
@@ -308,33 +335,39 @@ public final class DirectoryArchiver {
     }
   }
 
-  /** A directory being archived: its descriptor, its name's length, and its entries (read once, in byte order) not yet visited. */
+  /**
+   * A directory being archived: its descriptor (given back while a subdirectory deep down is
+   * walked), which directory it is, its name's length, and its entries (read once, in byte order)
+   * not yet visited.
+   */
   private static final class Listing {
-    final int dirfd;
+    int dirfd;
+    final Identity identity;
     final int nameLength;
     private final Iterator<Child> children;
 
-    /** An entry as listed: the JDK's path to it through the descriptor, and its name's bytes. */
-    record Child(Path path, byte[] component) {}
+    /** An entry as listed: its name as the JDK holds it, and as bytes. */
+    record Child(Path name, byte[] component) {}
 
-    private Listing(int dirfd, int nameLength, List<Child> children) {
+    private Listing(int dirfd, Identity identity, int nameLength, List<Child> children) {
       this.dirfd = dirfd;
+      this.identity = identity;
       this.nameLength = nameLength;
       this.children = children.iterator();
     }
 
     /** The entries of the directory open as {@code dirfd}, its archive name {@code nameLength} bytes, at {@code shown}. */
-    static Listing read(int dirfd, int nameLength, byte[] shown) throws IOException {
+    static Listing read(int dirfd, Identity identity, int nameLength, byte[] shown) throws IOException {
       List<Child> children = new ArrayList<>();
       try (DirectoryStream<Path> entries = Files.newDirectoryStream(procPath(dirfd))) {
         for (Path child : entries) {
-          children.add(new Child(child, lastComponent(PathBytes.of(child))));
+          children.add(new Child(child.getFileName(), lastComponent(PathBytes.of(child))));
         }
       } catch (FileSystemException e) {
         throw PathBytes.as(e, shown);
       }
       children.sort((a, b) -> Arrays.compareUnsigned(a.component(), b.component()));
-      return new Listing(dirfd, nameLength, children);
+      return new Listing(dirfd, identity, nameLength, children);
     }
 
     boolean hasNext() {
@@ -346,20 +379,43 @@ public final class DirectoryArchiver {
       return children.next();
     }
 
+    boolean isOpen() {
+      return dirfd >= 0;
+    }
+
+    /** Gives the descriptor back while the walk is below this directory. */
+    void release() {
+      KERNEL.close(dirfd);
+      dirfd = -1;
+    }
+
+    /** Opens this directory again as the {@code ..} of its subdirectory open as {@code childFd}; fails unless it is the same one. */
+    void reopen(int childFd, byte[] shown) throws IOException {
+      dirfd = open(childFd, PARENT, shown, identity, true);
+    }
+
     /** Closes this directory's descriptor unless it is the tree's top, which the caller owns. */
     void close(int top) {
-      if (dirfd != top) {
+      if (dirfd != top && isOpen()) {
         KERNEL.close(dirfd);
       }
     }
   }
 
+  /** Which file an entry is: what its status said when it was read, compared with what is opened in its name. */
+  private record Identity(long inode, long device, int format) {
+    static Identity of(Map<String, Object> attributes) {
+      return new Identity((Long) attributes.get("ino"), majorMinor((Long) attributes.get("dev")),
+          (int) attributes.get("mode") & 0170000);
+    }
+  }
+
   /**
    * Opens {@code component} under {@code dirfd} (a directory to list, or a file to read), without
-   * following a symlink; fails unless it is still the entry whose {@code attributes} were read.
+   * following a symlink; fails unless it is still the entry {@code identity} says it was.
    */
-  private static int open(int dirfd, byte[] component, byte[] shown, Map<String, Object> attributes,
-      boolean directory) throws IOException {
+  private static int open(int dirfd, byte[] component, byte[] shown, Identity identity, boolean directory)
+      throws IOException {
     int fd;
     try {
       fd = directory ? KERNEL.openDirectory(dirfd, component, shown)
@@ -371,8 +427,8 @@ public final class DirectoryArchiver {
     }
     try {
       FileStat stat = KERNEL.stat(fd, Kernel.self(), shown);
-      if (stat.inode() != (Long) attributes.get("ino") || stat.device() != majorMinor((Long) attributes.get("dev"))
-          || stat.fileFormat() != ((int) attributes.get("mode") & 0170000)) {
+      if (stat.inode() != identity.inode() || stat.device() != identity.device()
+          || stat.fileFormat() != identity.format()) {
         throw changed(shown);
       }
       return fd;
@@ -462,7 +518,7 @@ public final class DirectoryArchiver {
       // read through a descriptor opened from its directory's and checked to be this file (a FIFO
       // put in its place is not waited on), the JDK's stream reopening that descriptor's file
       byte[] shown = file.shown();
-      int fd = open(file.dirfd(), file.component(), shown, attributes, false);
+      int fd = open(file.dirfd(), file.component(), shown, Identity.of(attributes), false);
       try (InputStream data = Files.newInputStream(procPath(fd))) {
         long copied = data.transferTo(tar);
         if (copied != entry.getSize()) {

@@ -125,6 +125,51 @@ class DirectoryArchiverTest {
   }
 
   /**
+   * Below {@link DirectoryArchiver#OPEN_LEVELS} levels a directory gives its descriptor back while
+   * its subdirectory is walked and reopens itself through the subdirectory's {@code ..}: held at
+   * the leaf of a chain 100 deep (its output stalled while it copies the leaf, 8 MiB), level 80 is
+   * moved to the top of DIR; on the way back up, level 80 is still itself (a move keeps the inode)
+   * but its {@code ..} is now DIR, not level 79: the archive stops there, "changed while it was
+   * archived", rather than go on in a directory it did not come from.
+   */
+  @Test
+  void aDeepDirectoryMovedWhileTheWalkIsBelowItStopsTheArchive() throws Exception {
+    Path tree = Files.createDirectory(base.resolve("tree"));
+    int depth = 100;
+    int moved = 80;
+    Path chain = tree;
+    for (int i = 0; i < depth; i++) {
+      chain = chain.resolve("d");
+    }
+    Files.createDirectories(chain);
+    Files.write(chain.resolve("leaf"), new byte[8 << 20]);
+    Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
+    TarLabeller labeller = TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
+
+    CountDownLatch stalled = new CountDownLatch(1);
+    CountDownLatch resume = new CountDownLatch(1);
+    StallingOutput out = new StallingOutput(stalled, resume);
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    java.util.concurrent.ExecutionException failed;
+    try {
+      Future<?> run = executor.submit(() -> DirectoryArchiver.archive(tree, labeller, out));
+      assertTrue(stalled.await(2, TimeUnit.MINUTES), "the archive never reached the leaf");
+      Path level = tree;
+      for (int i = 0; i < moved; i++) {
+        level = level.resolve("d");
+      }
+      Files.move(level, tree.resolve("moved"));
+      resume.countDown();
+      failed = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
+          () -> run.get(2, TimeUnit.MINUTES));
+    } finally {
+      resume.countDown();
+      executor.shutdownNow();
+    }
+    assertEquals(tree + "/d".repeat(moved - 1) + ": changed while it was archived", failed.getCause().getMessage());
+  }
+
+  /**
    * A name (or a hard link's target) of 100 bytes or more: a GNU long name first, then the member
    * header with the first 100 bytes in its field, as GNU tar writes it and as Commons Compress did
    * before the archiver skipped its quadratic search for them.
