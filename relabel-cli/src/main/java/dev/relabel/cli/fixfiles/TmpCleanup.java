@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.Iterator;
@@ -35,6 +34,15 @@ public final class TmpCleanup {
 
   /** The session directories fixfiles removes from /tmp after a relabel. */
   private static final List<String> STALE_PREFIXES = List.of("gconfd-", "pulse-", "orbit-");
+  private static final byte[] PARENT = {'.', '.'};
+  /**
+   * How many levels below a walk's top keep their descriptor while the walk is below them. A
+   * deeper one gives it back while its subdirectory is walked and reopens itself through the
+   * subdirectory's {@code ..} afterwards, checked to be the same directory, as fts(3) does for
+   * find and rm: a tree in /tmp deeper than the descriptors the process may hold is cleaned up
+   * whole.
+   */
+  static final int OPEN_LEVELS = 64;
 
   private final FixfilesHost host;
   private final Consumer<String> problems;
@@ -79,11 +87,58 @@ public final class TmpCleanup {
     relabelUnlabelled("/var/lib/debug", "/lib", unlabelled, false);
   }
 
-  /** An open directory of the walk: its descriptor, its path (for messages) and its filesystem. */
-  private record Directory(int fd, byte[] path, long device) {}
+  /**
+   * A path as the walks hold it: its directory's and its own name, so that a level holds its name
+   * only (a tree thousands deep costs memory linear in its depth, not its square); the bytes are
+   * made when a call or a message needs them.
+   */
+  private record PathName(PathName parent, byte[] name) {
+    byte[] bytes() {
+      int length = name.length;
+      for (PathName at = parent; at != null; at = at.parent) {
+        length += at.name.length + 1;
+      }
+      byte[] bytes = new byte[length];
+      int end = length;
+      for (PathName at = this; at != null; at = at.parent) {
+        end -= at.name.length;
+        System.arraycopy(at.name, 0, bytes, end, at.name.length);
+        if (at.parent != null) {
+          bytes[--end] = '/';
+        }
+      }
+      return bytes;
+    }
+  }
 
-  /** One entry of a directory: its name as listed (no NUL) and its path. */
-  private record Entry(byte[] name, byte[] path) {}
+  /**
+   * An open directory of the walk: its descriptor (-1 while given back, see {@link #OPEN_LEVELS}),
+   * its path, and which directory it is (filesystem and inode).
+   */
+  private static final class Directory {
+    int fd;
+    final PathName pathName;
+    final long device;
+    final long inode;
+
+    Directory(int fd, PathName pathName, FileStat stat) {
+      this.fd = fd;
+      this.pathName = pathName;
+      this.device = stat.device();
+      this.inode = stat.inode();
+    }
+
+    byte[] path() {
+      return pathName.bytes();
+    }
+  }
+
+  /** One entry of a directory: its path's names (its own as listed, no NUL, last), and its path's bytes. */
+  private record Entry(PathName pathName, byte[] path) {
+    byte[] name() {
+      return pathName.name();
+    }
+  }
 
   @FunctionalInterface
   private interface Visitor {
@@ -102,7 +157,7 @@ public final class TmpCleanup {
     try {
       eachEntry(directory, visitor);
     } finally {
-      kernel.close(directory.fd());
+      kernel.close(directory.fd);
     }
   }
 
@@ -119,7 +174,7 @@ public final class TmpCleanup {
       return null;
     }
     try {
-      return new Directory(fd, path, kernel.stat(fd, Kernel.self(), path).device());
+      return new Directory(fd, new PathName(null, path), kernel.stat(fd, Kernel.self(), path));
     } catch (NativeIoException e) {
       kernel.close(fd);
       report(e, path);
@@ -136,7 +191,7 @@ public final class TmpCleanup {
   /** {@code directory}'s entries, read at once; none (the failure reported) when it cannot be read. */
   private Iterator<DirEntry> listing(Directory directory) {
     try {
-      return kernel.readDirectory(directory.fd(), directory.path()).iterator();
+      return kernel.readDirectory(directory.fd, directory.path()).iterator();
     } catch (NativeIoException e) {
       report(e, directory.path());
       return Collections.emptyIterator();
@@ -144,16 +199,79 @@ public final class TmpCleanup {
   }
 
   private static Entry entryOf(Directory directory, DirEntry entry) {
-    return new Entry(entry.name(), join(directory.path(), entry.name()));
+    PathName name = new PathName(directory.pathName, entry.name());
+    return new Entry(name, name.bytes());
   }
 
   /**
-   * A directory the walk is in: open, what is left of its listing, and where it lies (its parent
-   * and its entry there; null for a walk's top). The walks keep these on a stack of their own, one
-   * open directory a level, as find and rm do: any user may make a tree in /tmp as deep as they
-   * like, and a walk that recursed would die of a StackOverflowError in it, the clean-up unfinished.
+   * A directory the walk is in, what is left of its listing, and its parent (null for a walk's
+   * top). The walks keep these on a stack of their own, as find and rm do: any user may make a
+   * tree in /tmp as deep as they like, and a walk that recursed would die of a StackOverflowError
+   * in it, the clean-up unfinished.
    */
-  private record Level(Directory directory, Iterator<DirEntry> remaining, Directory parent, Entry entry) {}
+  private record Level(Directory directory, Iterator<DirEntry> remaining, Directory parent) {}
+
+  /**
+   * Closes {@code level}, just popped from {@code levels}, for its parent, reopened first when it
+   * gave its descriptor back; false when the parent could not be reached again (said): the levels
+   * that gave theirs back are then left, and the walk goes on from the nearest one still open, as
+   * every level above {@link #OPEN_LEVELS} is.
+   */
+  private boolean leave(Level level, Deque<Level> levels) {
+    boolean back;
+    try {
+      back = backTo(level.parent(), level.directory());
+    } finally {
+      kernel.close(level.directory().fd);
+    }
+    while (!back && !levels.isEmpty() && levels.peek().directory().fd < 0) {
+      levels.pop();
+    }
+    return back;
+  }
+
+  /**
+   * After entering a subdirectory of {@code parent}, {@code parentDepth} levels below the walk's
+   * top: gives the parent's descriptor back when that is {@link #OPEN_LEVELS} or more.
+   */
+  private void entered(Directory parent, int parentDepth) {
+    if (parentDepth >= OPEN_LEVELS) {
+      kernel.close(parent.fd);
+      parent.fd = -1;
+    }
+  }
+
+  /**
+   * Before leaving {@code child} for {@code parent}: reopens the parent, when it gave its descriptor
+   * back, as {@code child}'s {@code ..}; false, reported, when that is no longer the parent (the
+   * child was moved meanwhile) or cannot be opened.
+   */
+  private boolean backTo(Directory parent, Directory child) {
+    if (parent.fd >= 0) {
+      return true;
+    }
+    byte[] path = parent.path();
+    try {
+      int fd = kernel.openDirectory(child.fd, PARENT, path);
+      FileStat stat;
+      try {
+        stat = kernel.stat(fd, Kernel.self(), path);
+      } catch (NativeIoException e) {
+        kernel.close(fd);
+        throw e;
+      }
+      if (stat.device() != parent.device || stat.inode() != parent.inode) {
+        kernel.close(fd);
+        problems.accept(PathBytes.text(path) + ": moved while it was cleaned up; left as it is");
+        return false;
+      }
+      parent.fd = fd;
+      return true;
+    } catch (NativeIoException e) {
+      report(e, path);
+      return false;
+    }
+  }
 
   /**
    * Opens {@code entry}, a directory of {@code parent}, without following a symlink and only on
@@ -163,7 +281,7 @@ public final class TmpCleanup {
   private Directory enter(Directory parent, Entry entry) throws NativeIoException {
     int fd;
     try {
-      fd = kernel.openDirectory(parent.fd(), entry.name(), entry.path());
+      fd = kernel.openDirectory(parent.fd, entry.name(), entry.path());
     } catch (NativeIoException.NotFollowedException e) {
       return null;
     }
@@ -174,11 +292,11 @@ public final class TmpCleanup {
       kernel.close(fd);
       throw e;
     }
-    if (stat.device() != parent.device()) {
+    if (stat.device() != parent.device) {
       kernel.close(fd);
       return null;
     }
-    return new Directory(fd, entry.path(), parent.device());
+    return new Directory(fd, entry.pathName(), stat);
   }
 
   /** rm -rf {@code entry}, on {@code parent}'s filesystem only (a mount point below it is kept, and so is its directory). */
@@ -193,13 +311,17 @@ public final class TmpCleanup {
           continue;
         }
         levels.pop();
-        kernel.close(level.directory().fd());
+        if (!leave(level, levels)) {
+          continue;
+        }
+        Directory done = level.directory();
+        byte[] path = done.path();
         try {
-          kernel.remove(level.parent().fd(), level.entry().name(), true, level.entry().path());
+          kernel.remove(level.parent().fd, done.pathName.name(), true, path);
         } catch (NativeIoException.NotEmptyException e) {
           // a mount point below it was kept, or an entry was made meanwhile
         } catch (NativeIoException e) {
-          report(e, level.entry().path());
+          report(e, path);
         }
       }
     } finally {
@@ -210,14 +332,15 @@ public final class TmpCleanup {
   /** Removes {@code entry} of {@code parent}, or, a directory on its filesystem, pushes it to be emptied first. */
   private void removeOrEnter(Directory parent, Entry entry, Deque<Level> levels) {
     try {
-      FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
+      FileStat stat = kernel.stat(parent.fd, entry.name(), entry.path());
       if (!stat.isDirectory()) {
-        kernel.remove(parent.fd(), entry.name(), false, entry.path());
+        kernel.remove(parent.fd, entry.name(), false, entry.path());
         return;
       }
       Directory directory = enter(parent, entry);
       if (directory != null) {
-        levels.push(new Level(directory, listing(directory), parent, entry));
+        levels.push(new Level(directory, listing(directory), parent));
+        entered(parent, levels.size() - 1);
       }
     } catch (NativeIoException e) {
       report(e, entry.path());
@@ -228,8 +351,8 @@ public final class TmpCleanup {
   private void closeAll(Deque<Level> levels, Directory top) {
     while (!levels.isEmpty()) {
       Directory directory = levels.pop().directory();
-      if (directory != top) {
-        kernel.close(directory.fd());
+      if (directory != top && directory.fd >= 0) {
+        kernel.close(directory.fd);
       }
     }
   }
@@ -247,10 +370,10 @@ public final class TmpCleanup {
     try {
       byte[] label = referenceLabel(reference);
       Fixer fixer = new Fixer(unlabelled, label, removeSockets);
-      fixer.fix(directory.fd(), Kernel.self(), directory.path(), false);
+      fixer.fix(directory.fd, Kernel.self(), directory.path(), false);
       fixer.walk(directory);
     } finally {
-      kernel.close(directory.fd());
+      kernel.close(directory.fd);
     }
   }
 
@@ -269,27 +392,28 @@ public final class TmpCleanup {
     /** Every entry below {@code top}, each directory's entries right after it. */
     void walk(Directory top) {
       Deque<Level> levels = new ArrayDeque<>();
-      levels.push(new Level(top, listing(top), null, null));
+      levels.push(new Level(top, listing(top), null));
       try {
         while (!levels.isEmpty()) {
           Level level = levels.peek();
           if (!level.remaining().hasNext()) {
             levels.pop();
             if (level.directory() != top) {
-              kernel.close(level.directory().fd());
+              leave(level, levels);
             }
             continue;
           }
           Directory parent = level.directory();
           Entry entry = entryOf(parent, level.remaining().next());
           try {
-            FileStat stat = kernel.stat(parent.fd(), entry.name(), entry.path());
+            FileStat stat = kernel.stat(parent.fd, entry.name(), entry.path());
             int format = stat.fileFormat();
-            fix(parent.fd(), entry.name(), entry.path(), format == 0140000 || format == 0010000);
+            fix(parent.fd, entry.name(), entry.path(), format == 0140000 || format == 0010000);
             if (stat.isDirectory()) {
               Directory child = enter(parent, entry);
               if (child != null) {
-                levels.push(new Level(child, listing(child), parent, entry));
+                levels.push(new Level(child, listing(child), parent));
+                entered(parent, levels.size() - 2);
               }
             }
           } catch (NativeIoException e) {
@@ -356,13 +480,5 @@ public final class TmpCleanup {
 
   private static byte[] bytes(String text) {
     return text.getBytes(PathBytes.charset());
-  }
-
-  /** {@code directory}/{@code name}. */
-  private static byte[] join(byte[] directory, byte[] name) {
-    byte[] path = Arrays.copyOf(directory, directory.length + 1 + name.length);
-    path[directory.length] = '/';
-    System.arraycopy(name, 0, path, directory.length + 1, name.length);
-    return path;
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.nativeio.DirEntry;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.policy.PathBytes;
 import java.lang.reflect.InvocationTargetException;
@@ -104,7 +105,9 @@ class TmpCleanupTest {
   /**
    * A tree thousands of directories deep, which any user may make in /tmp, is relabelled, removed
    * as a stale session directory and emptied whole, on a stack that a walk recursing per level
-   * overflows (it did: a StackOverflowError ended the clean-up, and the verb, there).
+   * overflows (it did: a StackOverflowError ended the clean-up, and the verb, there), holding no
+   * more than {@link TmpCleanup#OPEN_LEVELS} descriptors and a few (it held one a level, so a tree
+   * deeper than the process's descriptor limit was left with "Too many open files").
    */
   @Test
   void aTreeThousandsDeepInTmpIsCleanedUpWhole() throws Exception {
@@ -119,10 +122,13 @@ class TmpCleanupTest {
     try {
       AttrTrees.check(List.of("python3", "-c", make, deep.toString()), scratch);
       AttrTrees.check(List.of("python3", "-c", make, session.toString()), scratch);
-      onASmallStack(() -> cleanup(Kernel.linux()).afterRelabel());
+      int[] open = {0, 0}; // now, most
+      onASmallStack(() -> cleanup(counting(open)).afterRelabel());
       assertEquals(TMP_T, AttrTrees.check(List.of("python3", "-c", labelOfLeaf, deep.toString()), scratch).strip());
       assertFalse(Files.exists(session), "the stale session directory is left");
-      onASmallStack(() -> cleanup(Kernel.linux()).empty());
+      onASmallStack(() -> cleanup(counting(open)).empty());
+      assertEquals(0, open[0], "descriptors left open");
+      assertTrue(open[1] <= TmpCleanup.OPEN_LEVELS + 3, "at most " + open[1] + " descriptors open at once");
       try (Stream<Path> left = Files.list(root.resolve("tmp"))) {
         assertEquals(List.of(), left.toList());
       }
@@ -130,6 +136,71 @@ class TmpCleanupTest {
     } finally {
       AttrTrees.check(List.of("rm", "-rf", deep.toString(), session.toString()), scratch);
     }
+  }
+
+  /**
+   * Below {@link TmpCleanup#OPEN_LEVELS} a directory gives its descriptor back while the walk is in
+   * its subdirectory and reopens itself through that one's {@code ..}: when, the walk at the bottom
+   * of a chain 100 deep, a user moves level 80 to /tmp/moved, level 79 is not reached through it
+   * again (its {@code ..} is /tmp now): it is said, and the walk goes on from the nearest level
+   * still open (level 40's entry after the chain, each listing read in name order here, is labelled).
+   */
+  @Test
+  void aDeepDirectoryMovedWhileTheWalkIsBelowItIsLeftAndTheRestCleanedUp() throws Exception {
+    Path chain = root.resolve("tmp/deep");
+    for (int i = 0; i < 100; i++) {
+      chain = chain.resolve("d");
+    }
+    Files.createDirectories(chain);
+    Files.writeString(chain.resolve("leaf"), "");
+    Path later = Files.writeString(root.resolve("tmp/deep" + "/d".repeat(40) + "/later"), "");
+    Path level79 = root.resolve("tmp/deep" + "/d".repeat(79));
+    byte[] bottom = PathBytes.of(chain);
+    Kernel real = Kernel.linux();
+    Kernel moving = (Kernel) Proxy.newProxyInstance(Kernel.class.getClassLoader(), new Class<?>[] {Kernel.class},
+        (proxy, method, args) -> {
+          Object result;
+          try {
+            result = method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+          if (method.getName().equals("readDirectory")) {
+            if (java.util.Arrays.equals((byte[]) args[1], bottom)) {
+              Files.move(level79.resolve("d"), root.resolve("tmp/moved"));
+            }
+            List<DirEntry> sorted = new ArrayList<>();
+            for (Object listed : (List<?>) result) {
+              sorted.add((DirEntry) listed);
+            }
+            sorted.sort((a, b) -> java.util.Arrays.compareUnsigned(a.name(), b.name()));
+            return sorted;
+          }
+          return result;
+        });
+    cleanup(moving).afterRelabel();
+    assertEquals(List.of(level79 + ": moved while it was cleaned up; left as it is"), problems);
+    assertEquals(TMP_T, AttrTrees.label(later, scratch), "the walk went on after the chain");
+  }
+
+  /** The real kernel, counting in {@code open} the directories open now ([0]) and the most at once ([1]). */
+  private static Kernel counting(int[] open) {
+    Kernel real = Kernel.linux();
+    return (Kernel) Proxy.newProxyInstance(Kernel.class.getClassLoader(), new Class<?>[] {Kernel.class},
+        (proxy, method, args) -> {
+          Object result;
+          try {
+            result = method.invoke(real, args);
+          } catch (InvocationTargetException e) {
+            throw e.getCause();
+          }
+          if (method.getName().equals("openDirectory")) {
+            open[1] = Math.max(open[1], ++open[0]);
+          } else if (method.getName().equals("close")) {
+            open[0]--;
+          }
+          return result;
+        });
   }
 
   @FunctionalInterface
