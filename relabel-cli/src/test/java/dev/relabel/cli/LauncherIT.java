@@ -3,6 +3,7 @@ package dev.relabel.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.relabel.fixtures.AttrTrees;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -99,6 +100,16 @@ class LauncherIT {
     return run(launcher, Map.of(), new byte[0], args);
   }
 
+  /** bin/relabel ARGS started, its standard input and output pipes this test holds, its standard error dropped. */
+  private static Process start(String... args) throws IOException {
+    List<String> commandLine = new ArrayList<>(List.of(launcher.toString()));
+    commandLine.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(commandLine).redirectError(ProcessBuilder.Redirect.DISCARD);
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().remove("RELABEL_JAVA_OPTS");
+    return builder.start();
+  }
+
   @Test
   void version() throws Exception {
     Run r = run("--version");
@@ -189,10 +200,7 @@ class LauncherIT {
 
   @Test
   void stdinAnswersARequestWithoutWaitingForTheEndOfInput() throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "lookup", "-f", policy.toString(), "--stdin")
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    Process process = builder.start();
+    Process process = start("lookup", "-f", policy.toString(), "--stdin");
     try {
       OutputStream requests = process.getOutputStream();
       BufferedReader answers = new BufferedReader(
@@ -224,11 +232,7 @@ class LauncherIT {
     Path first = Files.writeString(tree.resolve("first"), "");
     Path second = Files.writeString(tree.resolve("second"), "");
     Path treePolicy = Files.writeString(dir.resolve("file_contexts-streamed"), tree + "(/.*)?\t" + CONTEXT + "\n");
-    ProcessBuilder builder = new ProcessBuilder(launcher.toString(), "setfiles", "-v", "-F", "-s", treePolicy.toString())
-        .redirectError(ProcessBuilder.Redirect.DISCARD);
-    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-    builder.environment().remove("RELABEL_JAVA_OPTS");
-    Process process = builder.start();
+    Process process = start("setfiles", "-v", "-F", "-s", treePolicy.toString());
     try {
       OutputStream list = process.getOutputStream();
       list.write(Cli.latin1(first + "\n"));
@@ -238,8 +242,8 @@ class LauncherIT {
         assertTrue(process.isAlive(), () -> "relabel ended with the list still open: status " + process.exitValue());
         Thread.sleep(20);
       }
-      assertEquals(CONTEXT, dev.relabel.fixtures.AttrTrees.label(first, dir), "labelled with the list still open");
-      assertEquals(null, dev.relabel.fixtures.AttrTrees.label(second, dir));
+      assertEquals(CONTEXT, AttrTrees.label(first, dir), "labelled with the list still open");
+      assertEquals(null, AttrTrees.label(second, dir));
       String said = "Relabeled " + first + " from (null) to " + CONTEXT + "\n";
       InputStream verbose = process.getInputStream();
       assertTrue(verbose.available() >= said.length(), "the -v line is out before the read waits");
@@ -250,7 +254,7 @@ class LauncherIT {
           new String(verbose.readAllBytes(), StandardCharsets.ISO_8859_1));
       assertTrue(process.waitFor(60, TimeUnit.SECONDS));
       assertEquals(0, process.exitValue());
-      assertEquals(CONTEXT, dev.relabel.fixtures.AttrTrees.label(second, dir));
+      assertEquals(CONTEXT, AttrTrees.label(second, dir));
     } finally {
       process.destroyForcibly();
     }
@@ -278,7 +282,7 @@ class LauncherIT {
     assertEquals("relabel: -: entry 1 of the list is longer than 1048576 bytes: not labelled\n", setfiles.err(),
         setfiles::toString);
     assertEquals(255, setfiles.status(), setfiles::toString);
-    assertEquals(CONTEXT, dev.relabel.fixtures.AttrTrees.label(after, dir));
+    assertEquals(CONTEXT, AttrTrees.label(after, dir));
 
     Run lookup = run(launcher, smallHeap, input.toByteArray(), "lookup", "-f", treePolicy.toString(), "--stdin");
     assertEquals("\t<<error>>\n" + after + "\t" + CONTEXT + "\n", lookup.outText(), lookup::toString);

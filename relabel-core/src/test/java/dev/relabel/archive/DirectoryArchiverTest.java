@@ -52,24 +52,14 @@ class DirectoryArchiverTest {
     Files.writeString(tree.resolve("b"), "inside DIR\n");
     Path outside = Files.createDirectories(base.resolve("outside"));
     Files.writeString(outside.resolve("b"), "SECRET from outside\n");
-    Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
-    TarLabeller labeller = TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
+    TarLabeller labeller = labeller();
 
-    CountDownLatch stalled = new CountDownLatch(1);
-    CountDownLatch resume = new CountDownLatch(1);
-    StallingOutput out = new StallingOutput(stalled, resume);
-    ExecutorService executor = Executors.newSingleThreadExecutor();
-    try {
-      Future<?> run = executor.submit(() -> DirectoryArchiver.archive(base.resolve("tree"), labeller, out));
-      assertTrue(stalled.await(2, TimeUnit.MINUTES), "the archive never reached d/a");
+    StallingOutput out = new StallingOutput();
+    Throwable failure = archiveChangedMeanwhile(base.resolve("tree"), labeller, out, () -> {
       Files.move(tree, base.resolve("tree/d-moved"));
       Files.createSymbolicLink(tree, outside);
-      resume.countDown();
-      run.get(2, TimeUnit.MINUTES);
-    } finally {
-      resume.countDown();
-      executor.shutdownNow();
-    }
+    });
+    assertEquals(null, failure);
     String archive = out.written().toString(StandardCharsets.ISO_8859_1);
     assertFalse(archive.contains("SECRET"), "a file from outside DIR is in the archive");
     assertTrue(archive.contains("inside DIR\n"), "d/b is not in the archive");
@@ -89,8 +79,7 @@ class DirectoryArchiverTest {
     AttrTrees.check(List.of("python3", "-c", "import os, sys\nos.chdir(sys.argv[1])\nfor i in range(" + depth
         + "): os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\n", tree.toString()), base);
     try {
-      Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
-      TarLabeller labeller = TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
+      TarLabeller labeller = labeller();
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       List<Object> outcome = new CopyOnWriteArrayList<>();
       Thread smallStack = new Thread(null, () -> {
@@ -137,36 +126,15 @@ class DirectoryArchiverTest {
     Path tree = Files.createDirectory(base.resolve("tree"));
     int depth = 100;
     int moved = 80;
-    Path chain = tree;
-    for (int i = 0; i < depth; i++) {
-      chain = chain.resolve("d");
-    }
-    Files.createDirectories(chain);
+    Path chain = Files.createDirectories(tree.resolve("d" + "/d".repeat(depth - 1)));
     Files.write(chain.resolve("leaf"), new byte[8 << 20]);
-    Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
-    TarLabeller labeller = TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
+    TarLabeller labeller = labeller();
 
-    CountDownLatch stalled = new CountDownLatch(1);
-    CountDownLatch resume = new CountDownLatch(1);
-    StallingOutput out = new StallingOutput(stalled, resume);
-    ExecutorService executor = Executors.newSingleThreadExecutor();
-    java.util.concurrent.ExecutionException failed;
-    try {
-      Future<?> run = executor.submit(() -> DirectoryArchiver.archive(tree, labeller, out));
-      assertTrue(stalled.await(2, TimeUnit.MINUTES), "the archive never reached the leaf");
-      Path level = tree;
-      for (int i = 0; i < moved; i++) {
-        level = level.resolve("d");
-      }
-      Files.move(level, tree.resolve("moved"));
-      resume.countDown();
-      failed = org.junit.jupiter.api.Assertions.assertThrows(java.util.concurrent.ExecutionException.class,
-          () -> run.get(2, TimeUnit.MINUTES));
-    } finally {
-      resume.countDown();
-      executor.shutdownNow();
-    }
-    assertEquals(tree + "/d".repeat(moved - 1) + ": changed while it was archived", failed.getCause().getMessage());
+    Path level = tree.resolve("d" + "/d".repeat(moved - 1));
+    Throwable failure = archiveChangedMeanwhile(tree, labeller, new StallingOutput(),
+        () -> Files.move(level, tree.resolve("moved")));
+    assertTrue(failure instanceof IOException, () -> "the archive did not fail: " + failure);
+    assertEquals(tree + "/d".repeat(moved - 1) + ": changed while it was archived", failure.getMessage());
   }
 
   /**
@@ -179,8 +147,7 @@ class DirectoryArchiverTest {
     Path deep = Files.createDirectories(base.resolve("tree/" + "d".repeat(120)));
     Files.writeString(deep.resolve("first-" + "f".repeat(100)), "x\n");
     Files.createLink(deep.resolve("second-" + "s".repeat(100)), deep.resolve("first-" + "f".repeat(100)));
-    Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
-    TarLabeller labeller = TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
+    TarLabeller labeller = labeller();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     DirectoryArchiver.archive(base.resolve("tree"), labeller, out);
 
@@ -234,16 +201,45 @@ class DirectoryArchiverTest {
     return found;
   }
 
+  /** A labeller giving every entry etc_t. */
+  private TarLabeller labeller() throws Exception {
+    Path policy = Files.writeString(base.resolve("file_contexts"), "/.*\tsystem_u:object_r:etc_t:s0\n");
+    return TarLabeller.builder(LabelMatcher.compile(PolicyLoader.validating().load(policy))).build();
+  }
+
+  @FunctionalInterface
+  private interface Change {
+    void make() throws IOException;
+  }
+
+  /**
+   * Archives {@code tree} into {@code out}, makes {@code change} while the archiver is held in its
+   * output (past {@link #STALL_AFTER} bytes, the walk blocked behind it), then lets it finish:
+   * null, or what the archive failed with.
+   */
+  private static Throwable archiveChangedMeanwhile(Path tree, TarLabeller labeller, StallingOutput out, Change change)
+      throws Exception {
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> run = executor.submit(() -> DirectoryArchiver.archive(tree, labeller, out));
+      assertTrue(out.stalled.await(2, TimeUnit.MINUTES), "the archive never stalled");
+      change.make();
+      out.resume.countDown();
+      run.get(2, TimeUnit.MINUTES);
+      return null;
+    } catch (java.util.concurrent.ExecutionException e) {
+      return e.getCause();
+    } finally {
+      out.resume.countDown();
+      executor.shutdownNow();
+    }
+  }
+
   /** Keeps what is written; the first write past {@link #STALL_AFTER} bytes waits for resume. */
   private static final class StallingOutput extends OutputStream {
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    private final CountDownLatch stalled;
-    private final CountDownLatch resume;
-
-    StallingOutput(CountDownLatch stalled, CountDownLatch resume) {
-      this.stalled = stalled;
-      this.resume = resume;
-    }
+    final CountDownLatch stalled = new CountDownLatch(1);
+    final CountDownLatch resume = new CountDownLatch(1);
 
     @Override
     public void write(int b) throws IOException {

@@ -56,8 +56,26 @@ class TmpCleanupTest {
    * symlink to {@link #victim} in its place: the clean-up goes on in the directory it opened.
    */
   private Kernel racing() {
-    Kernel real = Kernel.linux();
     byte[] raced = PathBytes.of(root.resolve("tmp/evil/d"));
+    return afterEachCall((method, args, result) -> {
+      if (method.equals("readDirectory") && java.util.Arrays.equals((byte[]) args[1], raced)) {
+        Path swapped = root.resolve("tmp/evil/d");
+        Files.move(swapped, root.resolve("tmp/evil/moved"));
+        Files.createSymbolicLink(swapped, victim);
+      }
+      return result;
+    });
+  }
+
+  @FunctionalInterface
+  private interface After {
+    /** What the kernel's {@code method} called with {@code args} returns, given what it returned. */
+    Object call(String method, Object[] args, Object result) throws Exception;
+  }
+
+  /** The real kernel, each call's result passed through {@code after}. */
+  private static Kernel afterEachCall(After after) {
+    Kernel real = Kernel.linux();
     return (Kernel) Proxy.newProxyInstance(Kernel.class.getClassLoader(), new Class<?>[] {Kernel.class},
         (proxy, method, args) -> {
           Object result;
@@ -66,12 +84,7 @@ class TmpCleanupTest {
           } catch (InvocationTargetException e) {
             throw e.getCause();
           }
-          if (method.getName().equals("readDirectory") && java.util.Arrays.equals((byte[]) args[1], raced)) {
-            Path swapped = root.resolve("tmp/evil/d");
-            Files.move(swapped, root.resolve("tmp/evil/moved"));
-            Files.createSymbolicLink(swapped, victim);
-          }
-          return result;
+          return after.call(method.getName(), args, result);
         });
   }
 
@@ -147,37 +160,25 @@ class TmpCleanupTest {
    */
   @Test
   void aDeepDirectoryMovedWhileTheWalkIsBelowItIsLeftAndTheRestCleanedUp() throws Exception {
-    Path chain = root.resolve("tmp/deep");
-    for (int i = 0; i < 100; i++) {
-      chain = chain.resolve("d");
-    }
-    Files.createDirectories(chain);
+    Path chain = Files.createDirectories(root.resolve("tmp/deep" + "/d".repeat(100)));
     Files.writeString(chain.resolve("leaf"), "");
     Path later = Files.writeString(root.resolve("tmp/deep" + "/d".repeat(40) + "/later"), "");
     Path level79 = root.resolve("tmp/deep" + "/d".repeat(79));
     byte[] bottom = PathBytes.of(chain);
-    Kernel real = Kernel.linux();
-    Kernel moving = (Kernel) Proxy.newProxyInstance(Kernel.class.getClassLoader(), new Class<?>[] {Kernel.class},
-        (proxy, method, args) -> {
-          Object result;
-          try {
-            result = method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-          if (method.getName().equals("readDirectory")) {
-            if (java.util.Arrays.equals((byte[]) args[1], bottom)) {
-              Files.move(level79.resolve("d"), root.resolve("tmp/moved"));
-            }
-            List<DirEntry> sorted = new ArrayList<>();
-            for (Object listed : (List<?>) result) {
-              sorted.add((DirEntry) listed);
-            }
-            sorted.sort((a, b) -> java.util.Arrays.compareUnsigned(a.name(), b.name()));
-            return sorted;
-          }
-          return result;
-        });
+    Kernel moving = afterEachCall((method, args, result) -> {
+      if (!method.equals("readDirectory")) {
+        return result;
+      }
+      if (java.util.Arrays.equals((byte[]) args[1], bottom)) {
+        Files.move(level79.resolve("d"), root.resolve("tmp/moved"));
+      }
+      List<DirEntry> sorted = new ArrayList<>();
+      for (Object listed : (List<?>) result) {
+        sorted.add((DirEntry) listed);
+      }
+      sorted.sort((a, b) -> java.util.Arrays.compareUnsigned(a.name(), b.name()));
+      return sorted;
+    });
     cleanup(moving).afterRelabel();
     assertEquals(List.of(level79 + ": moved while it was cleaned up; left as it is"), problems);
     assertEquals(TMP_T, AttrTrees.label(later, scratch), "the walk went on after the chain");
@@ -185,22 +186,14 @@ class TmpCleanupTest {
 
   /** The real kernel, counting in {@code open} the directories open now ([0]) and the most at once ([1]). */
   private static Kernel counting(int[] open) {
-    Kernel real = Kernel.linux();
-    return (Kernel) Proxy.newProxyInstance(Kernel.class.getClassLoader(), new Class<?>[] {Kernel.class},
-        (proxy, method, args) -> {
-          Object result;
-          try {
-            result = method.invoke(real, args);
-          } catch (InvocationTargetException e) {
-            throw e.getCause();
-          }
-          if (method.getName().equals("openDirectory")) {
-            open[1] = Math.max(open[1], ++open[0]);
-          } else if (method.getName().equals("close")) {
-            open[0]--;
-          }
-          return result;
-        });
+    return afterEachCall((method, args, result) -> {
+      if (method.equals("openDirectory")) {
+        open[1] = Math.max(open[1], ++open[0]);
+      } else if (method.equals("close")) {
+        open[0]--;
+      }
+      return result;
+    });
   }
 
   @FunctionalInterface
