@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.SmallStack;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.policy.PolicyLoader;
-import dev.relabel.report.RelabelReport;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,17 +80,7 @@ class DirectoryArchiverTest {
     try {
       TarLabeller labeller = labeller();
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      List<Object> outcome = new CopyOnWriteArrayList<>();
-      Thread smallStack = new Thread(null, () -> {
-        try {
-          outcome.add(DirectoryArchiver.archive(tree, labeller, out));
-        } catch (Throwable t) {
-          outcome.add(t);
-        }
-      }, "small-stack", 256 * 1024);
-      smallStack.start();
-      smallStack.join();
-      assertTrue(outcome.get(0) instanceof RelabelReport, () -> "the archive failed: " + outcome.get(0));
+      SmallStack.call(() -> DirectoryArchiver.archive(tree, labeller, out));
 
       String deepest = "./" + "d/".repeat(depth) + "leaf";
       List<String> names = new ArrayList<>();

@@ -1,16 +1,17 @@
 package dev.relabel.walk;
 
-import dev.relabel.policy.PathBytes;
-import dev.relabel.report.RelabelReport;
-import dev.relabel.report.RelabelListener;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.SmallStack;
 import dev.relabel.match.LabelMatcher;
 import dev.relabel.nativeio.DirEntry;
 import dev.relabel.nativeio.Kernel;
+import dev.relabel.policy.PathBytes;
+import dev.relabel.report.RelabelListener;
+import dev.relabel.report.RelabelReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -464,17 +465,7 @@ class NativeWalkTest {
         + "): os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\"");
     try {
       mount(List.of("mount", "--bind", source.toString(), bound.toString()), bound);
-      List<Object> outcome = new java.util.concurrent.CopyOnWriteArrayList<>();
-      Thread smallStack = new Thread(null, () -> {
-        try {
-          outcome.add(run(matcher, RelabelOptions.defaults(), RelabelListener.NONE, tree));
-        } catch (Throwable t) {
-          outcome.add(t);
-        }
-      }, "small-stack", 256 * 1024);
-      smallStack.start();
-      smallStack.join();
-      RelabelReport report = (RelabelReport) outcome.get(0);
+      RelabelReport report = SmallStack.call(() -> run(matcher, RelabelOptions.defaults(), RelabelListener.NONE, tree));
       assertEquals(List.of(), report.failures().stream().map(f -> f.pathText() + ": " + f.message()).toList());
       // Read back one directory at a time, as the walker went.
       byte[] d = {'d'};

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.relabel.fixtures.AttrTrees;
+import dev.relabel.fixtures.SmallStack;
 import dev.relabel.nativeio.DirEntry;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.policy.PathBytes;
@@ -136,10 +137,16 @@ class TmpCleanupTest {
       AttrTrees.check(List.of("python3", "-c", make, deep.toString()), scratch);
       AttrTrees.check(List.of("python3", "-c", make, session.toString()), scratch);
       int[] open = {0, 0}; // now, most
-      onASmallStack(() -> cleanup(counting(open)).afterRelabel());
+      SmallStack.call(() -> {
+        cleanup(counting(open)).afterRelabel();
+        return null;
+      });
       assertEquals(TMP_T, AttrTrees.check(List.of("python3", "-c", labelOfLeaf, deep.toString()), scratch).strip());
       assertFalse(Files.exists(session), "the stale session directory is left");
-      onASmallStack(() -> cleanup(counting(open)).empty());
+      SmallStack.call(() -> {
+        cleanup(counting(open)).empty();
+        return null;
+      });
       assertEquals(0, open[0], "descriptors left open");
       assertTrue(open[1] <= TmpCleanup.OPEN_LEVELS + 3, "at most " + open[1] + " descriptors open at once");
       try (Stream<Path> left = Files.list(root.resolve("tmp"))) {
@@ -194,28 +201,6 @@ class TmpCleanupTest {
       }
       return result;
     });
-  }
-
-  @FunctionalInterface
-  private interface Work {
-    void run() throws Exception;
-  }
-
-  /** Runs {@code work} on a thread with a 256 KiB stack; what it throws is thrown here. */
-  private static void onASmallStack(Work work) throws Exception {
-    List<Throwable> thrown = new java.util.concurrent.CopyOnWriteArrayList<>();
-    Thread thread = new Thread(null, () -> {
-      try {
-        work.run();
-      } catch (Throwable t) {
-        thrown.add(t);
-      }
-    }, "small-stack", 256 * 1024);
-    thread.start();
-    thread.join();
-    if (!thrown.isEmpty()) {
-      throw new AssertionError("the clean-up failed", thrown.get(0));
-    }
   }
 
   /** A name that is not UTF-8 is labelled, and removed, as any other (it was reached by a lossy path). */
