@@ -17,8 +17,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A chain of 3,000 directories, far past PATH_MAX, walked on one worker (-T 1, which keeps fts's
  * order and so holds a descriptor per level down to a depth) by a process allowed 300
  * descriptors (prlimit, soft and hard, so the JVM cannot raise it): setfiles and chcon -R label
- * the leaf at the bottom and exit 0, no "Too many open files" on the way. A process is needed for
- * the limit.
+ * the leaf at the bottom and exit 0, no "Too many open files" on the way. The leaf is linked at
+ * the top too: setfiles labels a multiply-linked file after the walk, reaching its first name
+ * again from the root, which held a descriptor a level ("Could not read .../leaf: Too many open
+ * files", the file left unlabelled). A process is needed for the limit.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class DeepTreeIT {
@@ -47,7 +49,8 @@ class DeepTreeIT {
         + "prlimit --nofile=300:300 " + launcher + " " + command + " 2>&1 | cut -c1-200\n"
         + "echo \"status ${PIPESTATUS[0]}\"\npython3 -c \"$READ\" \"$T\"\n"
         + "rm -rf \"$T\"\n"; // JUnit's clean-up cannot delete past PATH_MAX
-    String make = chain + "for i in range(" + DEPTH + "):\n    os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\n";
+    String make = chain + "for i in range(" + DEPTH + "):\n    os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\n"
+        + "os.link('leaf', sys.argv[1] + '/top')\n";
     String read = chain + "n = 0\nwhile os.path.isdir('d'):\n    os.chdir('d'); n += 1\n"
         + "print('depth', n, os.getxattr('leaf', 'security.selinux').rstrip(b'\\0').decode())\n";
     String text = LauncherScript.run(dir, script, Map.of("T", dir.resolve("t").toString(),
