@@ -14,17 +14,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A chain of 3,000 directories, far past PATH_MAX, walked on one worker (-T 1, which keeps fts's
+ * A chain of 6,000 directories, far past PATH_MAX, walked on one worker (-T 1, which keeps fts's
  * order and so holds a descriptor per level down to a depth) by a process allowed 300
- * descriptors (prlimit, soft and hard, so the JVM cannot raise it): setfiles and chcon -R label
- * the leaf at the bottom and exit 0, no "Too many open files" on the way. The leaf is linked at
+ * descriptors (prlimit, soft and hard, so the JVM cannot raise it) and a 32 MiB heap: setfiles and
+ * chcon -R label the leaf at the bottom and exit 0, no "Too many open files" on the way. Each
+ * directory's task held its path (and the relabel walk's its lookup state, the path thrice more)
+ * until its subtree was done, memory the square of the depth: OutOfMemoryError here, and at
+ * 20,000 levels in a 64 MiB heap setfiles hung (its worker thread died). The leaf is linked at
  * the top too: setfiles labels a multiply-linked file after the walk, reaching its first name
  * again from the root, which held a descriptor a level ("Could not read .../leaf: Too many open
  * files", the file left unlabelled). A process is needed for the limit.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class DeepTreeIT {
-  private static final int DEPTH = 3_000;
+  private static final int DEPTH = 6_000;
   private static Path launcher;
 
   @TempDir
@@ -46,7 +49,7 @@ class DeepTreeIT {
     // bash's cd grows slow past PATH_MAX (it keeps $PWD): the chain is made and read by Python.
     String chain = "import os, sys\nos.chdir(sys.argv[1])\n";
     String script = "set -u\nmkdir \"$T\" && python3 -c \"$MAKE\" \"$T\"\n"
-        + "prlimit --nofile=300:300 " + launcher + " " + command + " 2>&1 | cut -c1-200\n"
+        + "RELABEL_JAVA_OPTS=-Xmx32m prlimit --nofile=300:300 " + launcher + " " + command + " 2>&1 | cut -c1-200\n"
         + "echo \"status ${PIPESTATUS[0]}\"\npython3 -c \"$READ\" \"$T\"\n"
         + "rm -rf \"$T\"\n"; // JUnit's clean-up cannot delete past PATH_MAX
     String make = chain + "for i in range(" + DEPTH + "):\n    os.mkdir('d'); os.chdir('d')\nopen('leaf', 'w').close()\n"

@@ -15,7 +15,8 @@ import dev.relabel.nativeio.Errno;
  * @param errno the errno, or 0 where none
  * @param field for {@link Kind#BAD_FIELD}, the field's name ({@code user}, {@code range}, ...); else null
  * @param value the context it tried to set ({@link Kind#SET_FAILED}), the value refused
- *     ({@link Kind#BAD_FIELD}), the label that is no context ({@link Kind#MALFORMED}); else null
+ *     ({@link Kind#BAD_FIELD}), the label that is no context ({@link Kind#MALFORMED}), what went
+ *     wrong ({@link Kind#INTERNAL_ERROR}); else null
  */
 public record ChconProblem(Kind kind, byte[] path, byte[] accessName, int errno, String field, String value) {
   public enum Kind {
@@ -45,6 +46,11 @@ public record ChconProblem(Kind kind, byte[] path, byte[] accessName, int errno,
      * warns that the directory structure is circular and neither labels nor enters it.
      */
     DIRECTORY_CYCLE,
+    /**
+     * A bug or an Error of the JVM (out of memory) while handling the entry, {@code value} saying
+     * which: "PATH: internal error: VALUE", as the setfiles walk words one.
+     */
+    INTERNAL_ERROR,
   }
 
   /** As a relabel failure, with a message in chcon's words (paths and values unquoted). */
@@ -64,6 +70,7 @@ public record ChconProblem(Kind kind, byte[] path, byte[] accessName, int errno,
       case SET_FAILED -> "failed to change context of " + name + " to " + value;
       case DANGEROUS_ROOT -> "it is dangerous to operate recursively on " + PathBytes.text(path);
       case ROOT_UNREADABLE -> "failed to get attributes of " + PathBytes.text(path);
+      case INTERNAL_ERROR -> "internal error: " + value;
       case DIRECTORY_CYCLE -> throw new AssertionError("worded above");
     };
     return new RelabelReport.Failure(path, errno, errno == 0 ? message : message + ": " + Errno.describe(errno));

@@ -32,6 +32,16 @@ final class ChconTask extends TreeTask {
   }
 
   @Override
+  protected void stopFor(Error e) {
+    run.stopFor(e);
+  }
+
+  @Override
+  protected void internalError(byte[] at, RuntimeException e) {
+    run.problem(ChconProblem.Kind.INTERNAL_ERROR, at, name, 0, null, String.valueOf(e));
+  }
+
+  @Override
   protected void cannotOpen(IOException e) {
     run.problem(e instanceof NativeIoException.NoSuchEntryException ? ChconProblem.Kind.CANNOT_ACCESS
         : ChconProblem.Kind.CANNOT_READ_DIRECTORY, path, name, ChconRun.errno(e), null, null);
@@ -79,7 +89,7 @@ final class ChconTask extends TreeTask {
       run.problem(ChconProblem.Kind.CANNOT_ACCESS, childPath, entry.name(), ChconRun.errno(e), null, null);
     } catch (RuntimeException e) {
       // A bug, not the filesystem: still this entry's failure, and the walk goes on.
-      run.problem(ChconProblem.Kind.SET_FAILED, childPath, entry.name(), 0, null, "internal error: " + e);
+      run.problem(ChconProblem.Kind.INTERNAL_ERROR, childPath, entry.name(), 0, null, String.valueOf(e));
     }
   }
 }

@@ -95,6 +95,7 @@ public final class ContextChanger implements AutoCloseable {
       }
       try {
         pool.submit(task).get();
+        run.throwIfStopped();
       } catch (InterruptedException e) {
         interrupted = true;
         run.cancel();
@@ -102,8 +103,8 @@ public final class ContextChanger implements AutoCloseable {
         break;
       } catch (ExecutionException | RuntimeException | Error e) {
         run.cancel();
-        run.problem(ChconProblem.Kind.SET_FAILED, file, file, 0, null,
-            "internal error: " + (e instanceof ExecutionException x ? x.getCause() : e));
+        run.problem(ChconProblem.Kind.INTERNAL_ERROR, file, file, 0, null,
+            String.valueOf(e instanceof ExecutionException x ? x.getCause() : e));
         pool.awaitQuiescence(1, TimeUnit.MINUTES);
       }
     }

@@ -14,7 +14,8 @@ final class DirectoryTask extends TreeTask {
   private static final long serialVersionUID = 1L;
 
   private final transient Walk walk;
-  private final transient DirectoryMatch match;
+  /** The lookups of this directory's entries; null once they are done ({@link #visitOver}). */
+  private transient DirectoryMatch match;
   /** The filesystem the walk started on, for {@code -x}; -1 when not needed. */
   private final long device;
 
@@ -29,6 +30,16 @@ final class DirectoryTask extends TreeTask {
   @Override
   protected boolean cancelled() {
     return walk.cancelled();
+  }
+
+  @Override
+  protected void stopFor(Error e) {
+    walk.stopFor(e);
+  }
+
+  @Override
+  protected void internalError(byte[] at, RuntimeException e) {
+    walk.fail(at, 0, "internal error: " + e);
   }
 
   @Override
@@ -74,6 +85,13 @@ final class DirectoryTask extends TreeTask {
   @Override
   protected void cannotList(IOException e) {
     walk.fail(path, e);
+  }
+
+  /** A match holds its directory's path thrice (path, key, the children's prefix). */
+  @Override
+  protected void visitOver() {
+    super.visitOver();
+    match = null;
   }
 
   @Override

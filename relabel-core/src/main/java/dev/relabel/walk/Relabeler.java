@@ -121,6 +121,7 @@ public final class Relabeler implements AutoCloseable {
         if (!task.isCompletedNormally()) {
           task.get();
         }
+        walk.throwIfStopped();
         walk.labelMultiLinked(path);
         walk.storeDigests(path);
       } catch (InterruptedException e) {

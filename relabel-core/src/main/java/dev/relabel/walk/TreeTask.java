@@ -47,7 +47,11 @@ abstract class TreeTask extends CountedCompleter<Void> {
   private transient TreeTask deferredChild;
   /** The name to open it by. */
   protected final byte[] name;
-  protected final byte[] path;
+  /**
+   * This directory's path; null once its entries are visited ({@link #visitOver}): a task lives
+   * until its subtree is done, and a chain thousands deep held every level's path meanwhile.
+   */
+  protected byte[] path;
   /** This directory and those above it, which a subdirectory met must not be ({@link Ancestry}). */
   protected final transient Ancestry ancestry;
 
@@ -62,27 +66,40 @@ abstract class TreeTask extends CountedCompleter<Void> {
     this.tooDeepForOrder = deeperThanOrdered(path);
   }
 
+  /**
+   * Visits the directory. A task completes through {@link #tryComplete} whatever its visit did, so
+   * what a visit throws is handled here: left to ForkJoinTask it was lost (the task had completed
+   * normally already), its subtree unwalked and the run's status 0.
+   */
   @Override
   public final void compute() {
+    byte[] at = path;
     try {
-      visit();
+      if (!visit()) {
+        visitOver();
+      }
+    } catch (RuntimeException e) {
+      internalError(at, e);
+    } catch (Error e) {
+      stopFor(e);
     } finally {
       tryComplete();
     }
   }
 
-  private void visit() {
+  /** Visits this directory; true when ranges of its entries go on in other tasks ({@link #rangeDone} ends them). */
+  private boolean visit() {
     FileTree.Directory directory = opened;
     opened = null;
     if (directory == null) {
       try {
         if (cancelled()) {
-          return;
+          return false;
         }
         directory = openChild(parent.directory());
       } catch (IOException e) {
         cannotOpen(e);
-        return;
+        return false;
       } finally {
         parent.release();
       }
@@ -92,23 +109,23 @@ abstract class TreeTask extends CountedCompleter<Void> {
       List<FileTree.Entry> entries;
       try {
         if (!enters(directory)) {
-          return;
+          return false;
         }
         entries = order(directory, readsAhead() ? directory.entriesReadAhead() : directory.entries());
       } catch (IOException e) {
         cannotList(e);
-        return;
+        return false;
       }
       int size = entries.size();
       if (inOrder()) {
         visitInOrder(directory, self, entries, 0, new AtomicInteger(1));
-        return;
+        return true;
       }
       if (size <= ENTRIES_PER_TASK) {
         if (visitRange(directory, self, entries, 0, size)) {
           listed(directory);
         }
-        return;
+        return false;
       }
       // The ranges after the first go to the pool first, where idle workers take them; this task
       // visits the first, and whichever range ends last reports the directory listed.
@@ -121,6 +138,7 @@ abstract class TreeTask extends CountedCompleter<Void> {
       }
       visitRange(directory, self, entries, 0, ENTRIES_PER_TASK);
       rangeDone(directory, unfinished);
+      return true;
     } finally {
       self.release();
     }
@@ -197,8 +215,11 @@ abstract class TreeTask extends CountedCompleter<Void> {
 
   /** One range of a split directory is done: the last one reports the directory listed, unless stopped. */
   private void rangeDone(FileTree.Directory directory, AtomicInteger unfinished) {
-    if (unfinished.decrementAndGet() == 0 && !cancelled()) {
-      listed(directory);
+    if (unfinished.decrementAndGet() == 0) {
+      if (!cancelled()) {
+        listed(directory);
+      }
+      visitOver();
     }
   }
 
@@ -239,6 +260,10 @@ abstract class TreeTask extends CountedCompleter<Void> {
           owner.visitRange(directory, self, entries, from, to);
           owner.rangeDone(directory, unfinished);
         }
+      } catch (RuntimeException e) {
+        owner.internalError(owner.path, e);
+      } catch (Error e) {
+        owner.stopFor(e);
       } finally {
         self.release();
         tryComplete();
@@ -262,6 +287,18 @@ abstract class TreeTask extends CountedCompleter<Void> {
 
   /** Whether the walk was stopped: no more directory is opened, no more entry visited. */
   protected abstract boolean cancelled();
+
+  /**
+   * A visit ended in an Error (out of memory, most likely): the walk is to stop and its caller to
+   * throw it once the tasks are done. Kept without allocating, the task then completing as any:
+   * where ForkJoinTask's own record of the exception could not allocate either, the worker thread
+   * died with its task never done, and the walk's caller waited forever (a 20,000-level chain in a
+   * 64 MiB heap hung setfiles).
+   */
+  protected abstract void stopFor(Error e);
+
+  /** A bug, not the filesystem, ended the visit of the directory {@code at}: its failure; the walk goes on. */
+  protected abstract void internalError(byte[] at, RuntimeException e);
 
   /** This directory could not be opened from its parent. */
   protected abstract void cannotOpen(IOException e);
@@ -292,6 +329,14 @@ abstract class TreeTask extends CountedCompleter<Void> {
 
   /** After every entry of this directory was visited (not when the walk was stopped meanwhile). */
   protected void listed(FileTree.Directory directory) {}
+
+  /**
+   * The visit is over (listed, failed or stopped): lets go of what only it needed, so that a
+   * directory whose subtree is still walked holds memory of its own size, not its path's.
+   */
+  protected void visitOver() {
+    path = null;
+  }
 
   /** Whether the visits will read the status or label of most entries: the listing may read them ahead. */
   protected boolean readsAhead() {

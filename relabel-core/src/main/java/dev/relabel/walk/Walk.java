@@ -86,6 +86,8 @@ final class Walk extends CountedRun<Walk.Counters> {
   /** The mount table, read for the first root that needs it. */
   private final RootMounts mounts;
   private volatile boolean cancelled;
+  /** The Error a worker's task ended in ({@link #stopFor}); null while none did. */
+  private volatile Error stoppedFor;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
   private final boolean onlyChanged;
   private final long changedAfterNanos;
@@ -254,6 +256,22 @@ final class Walk extends CountedRun<Walk.Counters> {
 
   void cancel() {
     cancelled = true;
+  }
+
+  /** Stops the walk for {@code e}, a worker's Error, which {@link #throwIfStopped} then throws; allocates nothing. */
+  void stopFor(Error e) {
+    if (stoppedFor == null) {
+      stoppedFor = e;
+    }
+    cancelled = true;
+  }
+
+  /** Throws the Error a worker stopped the walk for, if one did. */
+  void throwIfStopped() {
+    Error e = stoppedFor;
+    if (e != null) {
+      throw e;
+    }
   }
 
   /**

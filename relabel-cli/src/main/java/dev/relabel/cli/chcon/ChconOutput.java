@@ -70,6 +70,7 @@ final class ChconOutput {
               quoting.file(new byte[] {'/'}), ")"),
           join("use --no-preserve-root to override this failsafe", new byte[0], ""));
       case ROOT_UNREADABLE -> List.of(join("failed to get attributes of ", quoting.file(p.path()), reason));
+      case INTERNAL_ERROR -> List.of(join("", quoting.file(p.path()), ": internal error: " + p.value()));
       // One message of five lines and a blank one, as coreutils words fts's FTS_DC.
       case DIRECTORY_CYCLE -> List.of(join("WARNING: Circular directory structure.\n"
           + "This almost certainly means that you have a corrupted file system.\n"
