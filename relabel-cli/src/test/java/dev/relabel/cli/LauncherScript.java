@@ -32,17 +32,27 @@ public final class LauncherScript {
     return Path.of(System.getProperty("relabel.launcher")).toAbsolutePath().normalize();
   }
 
-  /** Runs {@code script} with bash in {@code dir} with {@code environment} added: its standard output, as Latin-1. */
+  /**
+   * Runs {@code script} with bash in {@code dir} with {@code environment} added: its standard output, as Latin-1.
+   * A script still running after 240 s (a relabel that hangs) is killed, its children too, and the
+   * test fails, where reading its output waited forever and held the whole CI run.
+   */
   static String run(Path dir, String script, Map<String, String> environment) throws IOException, InterruptedException {
     ProcessBuilder builder = new ProcessBuilder("bash", "-c", script).directory(dir.toFile());
     builder.environment().putAll(environment);
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     builder.environment().remove("RELABEL_JAVA_OPTS");
     builder.redirectError(ProcessBuilder.Redirect.INHERIT);
+    Path out = Files.createTempFile(dir, "script", ".out");
+    builder.redirectOutput(out.toFile());
     Process process = builder.start();
-    byte[] out = process.getInputStream().readAllBytes();
-    assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the script did not finish");
-    return new String(out, StandardCharsets.ISO_8859_1);
+    if (!process.waitFor(240, TimeUnit.SECONDS)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      throw new AssertionError("the script did not finish in 240 s; its output: "
+          + new String(Files.readAllBytes(out), StandardCharsets.ISO_8859_1));
+    }
+    return new String(Files.readAllBytes(out), StandardCharsets.ISO_8859_1);
   }
 
   /**
