@@ -31,9 +31,6 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
   private final ContextEdit edit;
   /** With a whole context: the value chcon's setfilecon stores, the context and its NUL, one byte per char. */
   private final byte[] wholeStored;
-  private volatile boolean cancelled;
-  /** The Error a worker's task ended in ({@link #stopFor}); null while none did. */
-  private volatile Error stoppedFor;
 
   /** Under -R --preserve-root, the system root's status (a directory met with its device and inode is "/"); else null. */
   private final FileTree.Status systemRoot;
@@ -63,29 +60,7 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
     return new Counters();
   }
 
-  boolean cancelled() {
-    return cancelled;
-  }
 
-  void cancel() {
-    cancelled = true;
-  }
-
-  /** Stops the walk for {@code e}, a worker's Error, which {@link #throwIfStopped} then throws; allocates nothing. */
-  void stopFor(Error e) {
-    if (stoppedFor == null) {
-      stoppedFor = e;
-    }
-    cancelled = true;
-  }
-
-  /** Throws the Error a worker stopped the walk for, if one did. */
-  void throwIfStopped() {
-    Error e = stoppedFor;
-    if (e != null) {
-      throw e;
-    }
-  }
 
   /**
    * Labels {@code name} in {@code directory} (the directory itself when empty) as chcon does,
@@ -201,6 +176,6 @@ final class ChconRun extends CountedRun<ChconRun.Counters> {
       failures.addAll(c.failures);
     }
     failures.sort((a, b) -> Arrays.compareUnsigned(a.path(), b.path()));
-    return new RelabelReport(visited, relabeled, 0, failures, cancelled, elapsed, List.of());
+    return new RelabelReport(visited, relabeled, 0, failures, cancelled(), elapsed, List.of());
   }
 }

@@ -4,9 +4,10 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * A run that counts per thread, without a lock, and adds the counts up once at its end: each
- * thread finds its own counters, a {@link WalkWorker} in a field of its own, any other thread
- * (the caller's, which labels a root itself) through a {@code ThreadLocal}.
+ * A run of workers: it counts per thread, without a lock, and adds the counts up once at its end
+ * (each thread finds its own counters, a {@link WalkWorker} in a field of its own, any other
+ * thread, the caller's, which labels a root itself, through a {@code ThreadLocal}); and it can be
+ * stopped, by its caller or by a worker's Error.
  *
  * @param <C> the counters
  */
@@ -21,6 +22,9 @@ abstract class CountedRun<C> {
 
   /** Every thread's counters, for the report. */
   private final Queue<C> allCounters = new ConcurrentLinkedQueue<>();
+  private volatile boolean cancelled;
+  /** The Error a worker's task ended in ({@link #stopFor}); null while none did. */
+  private volatile Error stoppedFor;
   // A class, not a lambda: each lambda is a call site linked at the first walk of every run,
   // about a millisecond at a start.
   private final ThreadLocal<C> callerCounters = new ThreadLocal<>() {
@@ -50,5 +54,30 @@ abstract class CountedRun<C> {
   /** Every thread's counters so far. */
   final Iterable<C> allCounters() {
     return allCounters;
+  }
+
+  /** Whether the run was stopped: no more directory is opened, no more entry visited. */
+  final boolean cancelled() {
+    return cancelled;
+  }
+
+  final void cancel() {
+    cancelled = true;
+  }
+
+  /** Stops the walk for {@code e}, a worker's Error, which {@link #throwIfStopped} then throws; allocates nothing. */
+  final void stopFor(Error e) {
+    if (stoppedFor == null) {
+      stoppedFor = e;
+    }
+    cancelled = true;
+  }
+
+  /** Throws the Error a worker stopped the walk for, if one did. */
+  final void throwIfStopped() {
+    Error e = stoppedFor;
+    if (e != null) {
+      throw e;
+    }
   }
 }

@@ -85,9 +85,6 @@ final class Walk extends CountedRun<Walk.Counters> {
   private Set<Inode> boundTwice = Set.of();
   /** The mount table, read for the first root that needs it. */
   private final RootMounts mounts;
-  private volatile boolean cancelled;
-  /** The Error a worker's task ended in ({@link #stopFor}); null while none did. */
-  private volatile Error stoppedFor;
   /** Whether only entries changed after {@link #changedAfterNanos} count ({@link RelabelOptions#changedAfter}). */
   private final boolean onlyChanged;
   private final long changedAfterNanos;
@@ -155,9 +152,6 @@ final class Walk extends CountedRun<Walk.Counters> {
     return new Counters();
   }
 
-  boolean cancelled() {
-    return cancelled;
-  }
 
   /**
    * Called before each root is walked, while no task runs. Hard link associations last one root:
@@ -243,7 +237,7 @@ final class Walk extends CountedRun<Walk.Counters> {
    * subtree was not wholly labelled must never claim it was).
    */
   void storeDigests(byte[] root) {
-    if (!rootDigests || options.dryRun() || rootFailed || cancelled) {
+    if (!rootDigests || options.dryRun() || rootFailed || cancelled()) {
       return;
     }
     List<DigestStore.Pending> pending = new ArrayList<>();
@@ -254,25 +248,6 @@ final class Walk extends CountedRun<Walk.Counters> {
     DigestStore.store(tree, root, pending, listener);
   }
 
-  void cancel() {
-    cancelled = true;
-  }
-
-  /** Stops the walk for {@code e}, a worker's Error, which {@link #throwIfStopped} then throws; allocates nothing. */
-  void stopFor(Error e) {
-    if (stoppedFor == null) {
-      stoppedFor = e;
-    }
-    cancelled = true;
-  }
-
-  /** Throws the Error a worker stopped the walk for, if one did. */
-  void throwIfStopped() {
-    Error e = stoppedFor;
-    if (e != null) {
-      throw e;
-    }
-  }
 
   /**
    * Whether the directory {@code path}, met inside a walk, is excluded. Only an exact match is
@@ -459,7 +434,7 @@ final class Walk extends CountedRun<Walk.Counters> {
    * labelled only if it is still the same inode. A dry run reports one change per inode.
    */
   void labelMultiLinked(byte[] root) {
-    if (links.isEmpty() || cancelled) {
+    if (links.isEmpty() || cancelled()) {
       return;
     }
     List<Decided> decided = new ArrayList<>(links.size());
@@ -536,6 +511,6 @@ final class Walk extends CountedRun<Walk.Counters> {
     List<Spec> unused = options.reportUnusedSpecs()
         ? matcher.specsInLibselinuxOrder().stream().filter(spec -> !used.contains(spec)).toList()
         : List.of();
-    return new RelabelReport(visited, relabeled, unmatched, failures, cancelled, elapsed, unused);
+    return new RelabelReport(visited, relabeled, unmatched, failures, cancelled(), elapsed, unused);
   }
 }
