@@ -167,11 +167,10 @@ final class Revisit {
       } finally {
         done.directory.close();
       }
-      if (above.directory == null) {
-        while (last().directory == null) {
-          levels.remove(levels.size() - 1);
-        }
-        return;
+      // Not the directory it was: the levels given back are forgotten, and the walk goes on up
+      // the levels still held (the next entry's parent may lie above them too).
+      while (last().directory == null) {
+        levels.remove(levels.size() - 1);
       }
     }
   }

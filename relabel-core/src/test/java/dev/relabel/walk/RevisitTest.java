@@ -11,9 +11,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Entries reached again after a walk (multiply-linked files, directory digests) on the real tree,
@@ -31,22 +34,26 @@ class RevisitTest {
   private record Met(byte[] path, long device, long inode) implements Revisit.Entry {}
 
   /**
-   * A file "f" at eight levels of a chain 300 directories deep, reached again deepest first; while
+   * A file "f" at some levels of a chain 300 directories deep, reached again deepest first; while
    * the first is labelled, level 180 is moved out of the chain. Revisit held a descriptor a level
    * (a file linked 10,000 levels down failed with EMFILE under a limit below that); now at most
-   * {@link Revisit#OPEN_LEVELS} and a few are open at once, none left after. The levels given
-   * back are reopened through {@code ..}: those below the move are the moved directories (the
-   * files at levels 250 and 200 are labelled where they now are); level 179 is not what level
-   * 180's {@code ..} now leads to, so the next entry is reached again by name, and labelled.
+   * {@link Revisit#OPEN_LEVELS} and a few are open at once, none left after. The levels given back
+   * are reopened through {@code ..}: those below the move are the moved directories (the files at
+   * levels 250 and 200 are labelled where they now are); level 179 is not what level 180's
+   * {@code ..} now leads to, so the levels given back are forgotten and the next file is reached
+   * from the levels still held: by name down to level 150 (where the directories that {@code ..}
+   * led to, without the check, were others), or up to level 50.
    */
-  @Test
-  void aChainDeeperThanTheLevelsHeldOpenIsRevisitedWithFewDescriptors() throws Exception {
+  @ParameterizedTest
+  @ValueSource(strings = {"0 10 50 150 200 250 300", "0 10 50 200 250 300"})
+  void aChainDeeperThanTheLevelsHeldOpenIsRevisitedWithFewDescriptors(String levels) throws Exception {
+    Set<Integer> withFile = Stream.of(levels.split(" ")).map(Integer::valueOf).collect(Collectors.toSet());
     Path root = dir.resolve("t");
     List<Path> files = new ArrayList<>();
     Path level = root;
     for (int depth = 0; depth <= DEPTH; depth++) {
       Files.createDirectories(level);
-      if (depth % 50 == 0 || depth == 10) {
+      if (withFile.contains(depth)) {
         files.add(Files.createFile(level.resolve("f")));
       }
       level = level.resolve("d");
