@@ -22,18 +22,8 @@ final class ChconTask extends TreeTask {
   /** {@code name}: the name to open it by, and how chcon's label messages name it. */
   ChconTask(CountedCompleter<?> completer, ChconRun run, SharedDirectory parent, FileTree.Directory opened,
       byte[] name, byte[] path, Ancestry ancestry) {
-    super(completer, parent, opened, name, path, ancestry);
+    super(completer, run, parent, opened, name, path, ancestry);
     this.run = run;
-  }
-
-  @Override
-  protected boolean cancelled() {
-    return run.cancelled();
-  }
-
-  @Override
-  protected void stopFor(Error e) {
-    run.stopFor(e);
   }
 
   @Override

@@ -21,20 +21,10 @@ final class DirectoryTask extends TreeTask {
 
   DirectoryTask(CountedCompleter<?> completer, Walk walk, SharedDirectory parent, FileTree.Directory opened,
       byte[] name, byte[] path, Ancestry ancestry, DirectoryMatch match, long device) {
-    super(completer, parent, opened, name, path, ancestry);
+    super(completer, walk, parent, opened, name, path, ancestry);
     this.walk = walk;
     this.match = match;
     this.device = device;
-  }
-
-  @Override
-  protected boolean cancelled() {
-    return walk.cancelled();
-  }
-
-  @Override
-  protected void stopFor(Error e) {
-    walk.stopFor(e);
   }
 
   @Override

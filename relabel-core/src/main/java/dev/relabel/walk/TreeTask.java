@@ -39,6 +39,8 @@ abstract class TreeTask extends CountedCompleter<Void> {
    */
   static final int ORDERED_DEPTH = 128;
 
+  /** The run this task is part of: its stop flag, and where a worker's Error is kept. */
+  private final transient CountedRun<?> run;
   /** The parent to open this directory from, or null when {@link #opened} is given. */
   private final transient SharedDirectory parent;
   private transient FileTree.Directory opened;
@@ -55,9 +57,10 @@ abstract class TreeTask extends CountedCompleter<Void> {
   /** This directory and those above it, which a subdirectory met must not be ({@link Ancestry}). */
   protected final transient Ancestry ancestry;
 
-  TreeTask(CountedCompleter<?> completer, SharedDirectory parent, FileTree.Directory opened, byte[] name,
-      byte[] path, Ancestry ancestry) {
+  TreeTask(CountedCompleter<?> completer, CountedRun<?> run, SharedDirectory parent, FileTree.Directory opened,
+      byte[] name, byte[] path, Ancestry ancestry) {
     super(completer);
+    this.run = run;
     this.parent = parent;
     this.opened = opened;
     this.name = name;
@@ -286,7 +289,9 @@ abstract class TreeTask extends CountedCompleter<Void> {
   }
 
   /** Whether the walk was stopped: no more directory is opened, no more entry visited. */
-  protected abstract boolean cancelled();
+  private boolean cancelled() {
+    return run.cancelled();
+  }
 
   /**
    * A visit ended in an Error (out of memory, most likely): the walk is to stop and its caller to
@@ -295,7 +300,9 @@ abstract class TreeTask extends CountedCompleter<Void> {
    * died with its task never done, and the walk's caller waited forever (a 20,000-level chain in a
    * 64 MiB heap hung setfiles).
    */
-  protected abstract void stopFor(Error e);
+  private void stopFor(Error e) {
+    run.stopFor(e);
+  }
 
   /** A bug, not the filesystem, ended the visit of the directory {@code at}: its failure; the walk goes on. */
   protected abstract void internalError(byte[] at, RuntimeException e);
