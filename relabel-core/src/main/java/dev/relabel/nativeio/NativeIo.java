@@ -455,7 +455,7 @@ final class NativeIo {
     if (statResult == 0) {
       long device = u32(results, result + 24) << 32 | u32(results, result + 28);
       stat = new FileStat((int) u32(results, result + 4), u64(results, result + 8), u64(results, result + 16), device,
-          u64(results, result + 32), u64(results, result + 40), (int) u32(results, result + 48));
+          u64(results, result + 32), u64(results, result + 40), (int) u32(results, result + 48), 0, 0);
     }
     int labelSize = (int) u32(results, result + 52);
     if (stat == null || (stat.nlink() > 1 && !stat.isDirectory())) {
@@ -521,7 +521,7 @@ final class NativeIo {
     long mtime = u64(buffer, 112);
     int mtimeNanos = (int) u32(buffer, 120);
     long device = u32(buffer, 136) << 32 | u32(buffer, 140);
-    return new FileStat(mode, nlink, inode, device, mtime, ctime, mtimeNanos);
+    return new FileStat(mode, nlink, inode, device, mtime, ctime, mtimeNanos, u64(buffer, 8), u64(buffer, 56));
   }
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */

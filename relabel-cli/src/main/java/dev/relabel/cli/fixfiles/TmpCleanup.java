@@ -19,8 +19,9 @@ import java.util.function.Consumer;
 /**
  * What {@code fixfiles relabel} does to /tmp and its kin around the relabel: empty /tmp (when the
  * admin says so), remove stale session directories, and give entries the kernel would call
- * unlabelled the label of their top directory. Never crosses into another filesystem (fixfiles'
- * find does; a mount point below /tmp is left alone here).
+ * unlabelled the label of their top directory. Never goes below a mount point, of another
+ * filesystem or a bind mount of /tmp's own (fixfiles' find goes into both; a mount point below
+ * /tmp is left alone here, see {@link #mountedOn}).
  *
  * <p>It runs as root in directories every user can write, so every entry is reached through its
  * directory's descriptor (openat, statx, the *xattrat calls and unlinkat, none following a
@@ -133,8 +134,11 @@ public final class TmpCleanup {
     }
   }
 
-  /** One entry of a directory: its path's names (its own as listed, no NUL, last), and its path's bytes. */
-  private record Entry(PathName pathName, byte[] path) {
+  /**
+   * One entry of a directory: its path's names (its own as listed, no NUL, last), its path's
+   * bytes, and the inode the listing gave (a mount point's: the covered directory's).
+   */
+  private record Entry(PathName pathName, byte[] path, long listedInode) {
     byte[] name() {
       return pathName.name();
     }
@@ -200,7 +204,7 @@ public final class TmpCleanup {
 
   private static Entry entryOf(Directory directory, DirEntry entry) {
     PathName name = new PathName(directory.pathName, entry.name());
-    return new Entry(name, name.bytes());
+    return new Entry(name, name.bytes(), entry.inode());
   }
 
   /**
@@ -275,8 +279,8 @@ public final class TmpCleanup {
 
   /**
    * Opens {@code entry}, a directory of {@code parent}, without following a symlink and only on
-   * {@code parent}'s filesystem; null (a mount point, or no directory: it was swapped meanwhile)
-   * when it is not to be entered.
+   * {@code parent}'s mount; null (a mount point, or no directory: it was swapped meanwhile) when it
+   * is not to be entered.
    */
   private Directory enter(Directory parent, Entry entry) throws NativeIoException {
     int fd;
@@ -292,11 +296,24 @@ public final class TmpCleanup {
       kernel.close(fd);
       throw e;
     }
-    if (stat.device() != parent.device) {
+    if (stat.device() != parent.device || mountedOn(stat, entry)) {
       kernel.close(fd);
       return null;
     }
     return new Directory(fd, entry.pathName(), stat);
+  }
+
+  /**
+   * Whether {@code opened}, the directory opened as {@code entry}, is the root of a mount there. Its
+   * device alone does not tell a bind mount of the very filesystem /tmp is on (an admin's
+   * {@code mount --bind /srv/data /tmp/build/data}, or one fixfiles -M left behind when it was
+   * killed: {@code /} itself bound in /tmp): emptying /tmp went into it and removed the files it
+   * shows. statx says so since Linux 5.8; before, the inode the listing gave, the covered
+   * directory's, differs from the opened one's (on an overlayfs that numbers its listings otherwise,
+   * a directory is then left as a mount point would be: kept, never removed wrongly).
+   */
+  private static boolean mountedOn(FileStat opened, Entry entry) {
+    return opened.tellsMountRoot() ? opened.isMountRoot() : opened.inode() != entry.listedInode();
   }
 
   /** rm -rf {@code entry}, on {@code parent}'s filesystem only (a mount point below it is kept, and so is its directory). */

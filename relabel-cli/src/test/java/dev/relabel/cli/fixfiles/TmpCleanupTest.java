@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.relabel.fixtures.AttrTrees;
 import dev.relabel.fixtures.SmallStack;
 import dev.relabel.nativeio.DirEntry;
+import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.policy.PathBytes;
 import java.lang.reflect.InvocationTargetException;
@@ -20,6 +21,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * fixfiles relabel's clean-up of /tmp, /var/tmp and /var/run, run as root in directories any user
@@ -232,6 +235,41 @@ class TmpCleanupTest {
     } finally {
       AttrTrees.unmountAll(List.of(mounted), scratch);
     }
+  }
+
+  /**
+   * A directory of /tmp's own filesystem bound below /tmp (an admin's {@code mount --bind} for a
+   * build, or / itself, left by a fixfiles -M that was killed) is neither emptied nor relabelled:
+   * its device is /tmp's, so the device alone let the clean-up remove every file it shows. On
+   * this kernel statx tells the mount's root; as on a kernel before 5.8, where it cannot, the
+   * listing's inode tells it.
+   */
+  @ParameterizedTest(name = "statx tells mount roots: {0}")
+  @ValueSource(booleans = {true, false})
+  void aBindMountOfTmpsOwnFilesystemIsLeftAlone(boolean statxTells) throws Exception {
+    Path data = Files.createDirectories(root.resolve("srv/data/sub"));
+    Path precious = Files.writeString(data.resolve("precious"), "x");
+    Path mountPoint = Files.createDirectories(root.resolve("tmp/build/data"));
+    AttrTrees.mount(List.of("mount", "--bind", root.resolve("srv/data").toString(), mountPoint.toString()), scratch);
+    Kernel kernel = statxTells ? Kernel.linux() : afterEachCall((method, args, result) ->
+        result instanceof FileStat stat ? withoutAttributes(stat) : result);
+    try {
+      cleanup(kernel).afterRelabel();
+      assertEquals("<none>", AttrTrees.labels(data, scratch).get("precious"));
+      cleanup(kernel).empty();
+      assertTrue(Files.exists(precious));
+      assertTrue(Files.exists(mountPoint));
+      assertFalse(Files.exists(root.resolve("tmp/evil/d")));
+      assertEquals(List.of(), problems);
+    } finally {
+      AttrTrees.unmountAll(List.of(mountPoint), scratch);
+    }
+  }
+
+  /** {@code stat} as a kernel before Linux 5.8 gives it: no attribute it can tell. */
+  private static FileStat withoutAttributes(FileStat stat) {
+    return new FileStat(stat.mode(), stat.nlink(), stat.inode(), stat.device(), stat.mtimeSeconds(),
+        stat.ctimeSeconds(), stat.mtimeNanos(), 0, 0);
   }
 
   /** A symlink in /tmp is relabelled and removed itself; what it points at is never touched. */
