@@ -164,6 +164,15 @@ public interface Kernel {
   /** Whether {@code fd} is a terminal (isatty(3)). */
   boolean isTerminal(int fd);
 
+  /**
+   * Shows the mount at {@code source} at {@code target} too (both without their NUL), without the
+   * mounts below it ({@code mount --bind}, not {@code --rbind}): what those cover shows there.
+   */
+  void bindMount(byte[] source, byte[] target) throws NativeIoException;
+
+  /** Takes the mount at {@code target} (without its NUL) off at once ({@code umount -l}). */
+  void detachMount(byte[] target) throws NativeIoException;
+
   /** {@code sync(2)}: every filesystem's dirty data to disk (before a reboot). */
   void syncAll();
 

@@ -50,6 +50,8 @@ final class Libc {
   private static final Function SOCKET = LIBRARY.getFunction("socket");
   private static final Function SENDTO = LIBRARY.getFunction("sendto");
   private static final Function REALPATH = LIBRARY.getFunction("realpath");
+  private static final Function MOUNT = LIBRARY.getFunction("mount");
+  private static final Function UMOUNT2 = LIBRARY.getFunction("umount2");
 
   /**
    * Whether {@link Direct} is bound, so that every call goes through it. Package-private so that
@@ -179,6 +181,11 @@ final class Libc {
         throws LastErrorException;
 
     static native Pointer realpath(byte[] path, byte[] resolved);
+
+    static native int mount(byte[] source, byte[] target, byte[] type, long flags, Pointer data)
+        throws LastErrorException;
+
+    static native int umount2(byte[] target, int flags) throws LastErrorException;
   }
 
   /**
@@ -357,6 +364,16 @@ final class Libc {
       counted();
       SYNC.invokeVoid(new Object[0]);
     }
+  }
+
+  static int mount(byte[] source, byte[] target, byte[] type, long flags, Pointer data) throws LastErrorException {
+    return direct
+        ? Direct.mount(source, target, type, flags, data)
+        : orThrow(callInt(MOUNT, source, target, type, flags, data));
+  }
+
+  static int umount2(byte[] target, int flags) throws LastErrorException {
+    return direct ? Direct.umount2(target, flags) : orThrow(callInt(UMOUNT2, target, flags));
   }
 
   static int socket(int domain, int type, int protocol) throws LastErrorException {

@@ -138,6 +138,18 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
+  public void bindMount(byte[] source, byte[] target) throws NativeIoException {
+    WarmUp.await();
+    NativeIo.bindMount(source, target);
+  }
+
+  @Override
+  public void detachMount(byte[] target) throws NativeIoException {
+    WarmUp.await();
+    NativeIo.detachMount(target);
+  }
+
+  @Override
   public void syncAll() {
     WarmUp.await();
     NativeIo.syncAll();

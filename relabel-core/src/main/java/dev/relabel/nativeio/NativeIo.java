@@ -54,6 +54,8 @@ final class NativeIo {
   private static final int AT_NO_AUTOMOUNT = 0x800;
   private static final int AT_EMPTY_PATH = 0x1000;
   private static final int AT_REMOVEDIR = 0x200;
+  private static final long MS_BIND = 0x1000;
+  private static final int MNT_DETACH = 2;
   private static final int STATX_BASIC = 0x7ff;
   private static final int DIRECTORY_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   private static final long SYS_OPENAT2 = 437;
@@ -715,6 +717,31 @@ final class NativeIo {
       throw NativeIoException.of("sendto", socketPath, e.getErrorCode());
     } finally {
       closeQuietly(fd);
+    }
+  }
+
+  /**
+   * mount(2) with {@code MS_BIND} and not {@code MS_REC}: the mount at {@code source} shown at
+   * {@code target} too, without the mounts below it, so that what they cover shows (both paths
+   * without their NUL).
+   */
+  static void bindMount(byte[] source, byte[] target) throws NativeIoException {
+    try {
+      Libc.mount(nul(source), nul(target), null, MS_BIND, null);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("mount", target, e.getErrorCode());
+    }
+  }
+
+  /**
+   * umount2(2) with {@code MNT_DETACH}: the mount at {@code target} (without its NUL) is taken off
+   * at once, and freed once nothing holds it open.
+   */
+  static void detachMount(byte[] target) throws NativeIoException {
+    try {
+      Libc.umount2(nul(target), MNT_DETACH);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("umount", target, e.getErrorCode());
     }
   }
 

@@ -125,6 +125,9 @@ public final class AutorelabelVerb extends FixfilesVerb {
 
   @Override
   protected int run() throws IOException, PolicyException {
+    if (bindMounts) {
+      throw usage("-M is not supported at boot: relabel_t, the boot relabel's domain, may not mount");
+    }
     try (FilesystemProgress lines = progressLines) {
       return relabel();
     }
@@ -210,8 +213,8 @@ public final class AutorelabelVerb extends FixfilesVerb {
             }
           }
         }
-        case "-M" -> say("autorelabel: -M (relabel through bind mounts) is not supported; the mounted"
-            + " filesystems are relabelled as they are");
+        case "-M" -> say("autorelabel: -M (relabel through bind mounts) is not supported at boot (relabel_t may"
+            + " not mount); the mounted filesystems are relabelled as they are");
         default -> say("autorelabel: ignoring '" + tokens[i] + "' in " + OnbootVerb.AUTORELABEL);
       }
     }

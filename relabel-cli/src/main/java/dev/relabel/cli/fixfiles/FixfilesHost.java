@@ -45,6 +45,11 @@ public record FixfilesHost(String root, String mountinfo) {
     return isRealRoot() ? path : path.equals("/") ? root : root + path;
   }
 
+  /** The system's path of {@code real}, a path at or below the root: as the system sees it. */
+  String system(String real) {
+    return isRealRoot() ? real : real.equals(root) ? "/" : real.substring(root.length());
+  }
+
   public Path file(String path) {
     return PathBytes.path(real(path));
   }

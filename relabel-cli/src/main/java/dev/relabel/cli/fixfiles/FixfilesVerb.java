@@ -1,5 +1,6 @@
 package dev.relabel.cli.fixfiles;
 
+import dev.relabel.cli.common.FailureReport;
 import dev.relabel.cli.common.IoHost;
 import dev.relabel.cli.common.ThreadsOption;
 import dev.relabel.cli.common.ExitStatus;
@@ -12,6 +13,8 @@ import dev.relabel.cli.setfiles.PathLabeller;
 import dev.relabel.cli.setfiles.SystemPolicy;
 import dev.relabel.cli.setfiles.SignalStop;
 import dev.relabel.match.LabelMatcher;
+import dev.relabel.nativeio.Kernel;
+import dev.relabel.nativeio.NativeIoException;
 import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.PolicyCache;
 import dev.relabel.policy.PolicyException;
@@ -80,6 +83,12 @@ public abstract class FixfilesVerb implements Callable<Integer> {
           + " labels otherwise than the current policy. Subtrees no changed spec can reach are not"
           + " even read (fixfiles -C diffs the two files' text instead).")
   protected Path previous;
+
+  @Option(names = "-M", description = "Relabel each filesystem through a bind mount of it alone (fixfiles' -M), made"
+      + " in a new directory under /tmp and taken off after, so that what lies under mount points is"
+      + " labelled too (a /dev or /run the root filesystem holds beneath the mounts made at boot). Only"
+      + " without PATH, -B, -N and -C; onboot writes it to /.autorelabel.")
+  protected boolean bindMounts;
 
   @Option(names = "--no-genhomedircon",
       description = "Do not run /usr/sbin/genhomedircon first. As fixfiles does, restore, check, verify and"
@@ -211,6 +220,9 @@ public abstract class FixfilesVerb implements Callable<Integer> {
    */
   protected int restore(String option, boolean dryRun, List<String> paths) throws IOException, PolicyException {
     Instant changedAfter = changedAfter();
+    if (bindMounts && (changedAfter != null || previous != null)) {
+      throw usage("-M relabels whole filesystems: not with -B, -N or -C");
+    }
     if (changedAfter != null) {
       if (!paths.isEmpty()) {
         throw usage("-B and -N select the entries themselves: give no PATH");
@@ -227,6 +239,9 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     // differs, then restorecon -R -i on them): the labeller compares both policies' labels for
     // each entry and skips the subtrees where none can differ (see labeller()).
     if (!paths.isEmpty()) {
+      if (bindMounts) {
+        throw usage("-M relabels whole filesystems: give no PATH");
+      }
       return restoreconPaths(paths, dryRun);
     }
     return wholeSystem(option, dryRun);
@@ -352,14 +367,23 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     } else {
       logReadOnly(mounts);
       say(option + "ing " + String.join(" ", mounts.readWrite()));
-      RelabelOptions options = options(dryRun)
-          .withExcludes(excluded.stream().map(PathBytes::path).toList())
-          .withOneFilesystem(true)
-          .withRecurse(true);
-      PathLabeller labeller = labeller(options,
-          PathLabeller.Mode.SETFILES, alternateRoot(), excluded, false);
-      // One setfiles over all of them, a mass relabel when / is one.
-      labelAsOneRun(labeller, mounts.readWrite(), mounts.readWrite().contains("/"));
+      if (bindMounts) {
+        for (String mount : mounts.readWrite()) {
+          if (stopped()) {
+            break;
+          }
+          throughBindMount(mount, excluded, dryRun);
+        }
+      } else {
+        RelabelOptions options = options(dryRun)
+            .withExcludes(excluded.stream().map(PathBytes::path).toList())
+            .withOneFilesystem(true)
+            .withRecurse(true);
+        PathLabeller labeller = labeller(options,
+            PathLabeller.Mode.SETFILES, alternateRoot(), excluded, false);
+        // One setfiles over all of them, a mass relabel when / is one.
+        labelAsOneRun(labeller, mounts.readWrite(), mounts.readWrite().contains("/"));
+      }
       status = status();
     }
     // fixfiles' restore (the restore and relabel verbs: "Relabel") then cleans up /tmp's labels,
@@ -370,6 +394,74 @@ public abstract class FixfilesVerb implements Callable<Integer> {
       tmpCleanup().afterRelabel();
     }
     return status;
+  }
+
+  /**
+   * fixfiles -M for the filesystem mounted at {@code mount}: bound, without the mounts below it, at
+   * its own path in a new directory of /tmp, and labelled there by a setfiles run of its own whose
+   * root (-r) is that directory, so that entries the mounts cover are labelled too, by their own
+   * path's spec. The mount is taken off and the directories made for it removed (each only when
+   * empty) before the next filesystem, and when the run is stopped; one left by a run that was
+   * killed is never gone into by the clean-up of /tmp ({@link TmpCleanup}). fixfiles_exclude_dirs
+   * are skipped at their place there (fixfiles passes setfiles their paths as they are, which name
+   * nothing below its directory, so it labels them after saying it skips them). A filesystem that
+   * cannot be bound is reported and not labelled (fixfiles stops there, exit 1); the others are.
+   */
+  private void throughBindMount(String mount, List<String> excluded, boolean dryRun)
+      throws IOException, PolicyException {
+    String system = host.system(mount);
+    Path top;
+    Path target;
+    try {
+      top = Files.createTempDirectory(host.file("/tmp"), "tmp."); // mode 0700: no other user works in it
+      target = system.equals("/") ? top : Files.createDirectories(top.resolve(system.substring(1)));
+    } catch (IOException e) {
+      output.fatal(SetfilesOutput.PREFIX + "cannot make a directory to bind " + mount + " in: "
+          + FailureReport.reason(e) + "\n");
+      return;
+    }
+    String topText = PathBytes.text(top);
+    Kernel kernel = Kernel.linux();
+    try {
+      kernel.bindMount(PathBytes.of(PathBytes.path(mount)), PathBytes.of(target));
+    } catch (NativeIoException e) {
+      output.fatal(SetfilesOutput.PREFIX + "cannot bind-mount " + mount + " at " + PathBytes.text(target) + ": "
+          + e.reason() + "\n");
+      removeUpTo(target, top);
+      return;
+    }
+    try {
+      List<String> bound = excluded.stream().map(directory -> topText + host.system(directory)).toList();
+      RelabelOptions options = options(dryRun)
+          .withAlternateRoot(top)
+          .withExcludes(bound.stream().map(PathBytes::path).toList())
+          .withOneFilesystem(true)
+          .withRecurse(true);
+      PathLabeller labeller = labeller(options, PathLabeller.Mode.SETFILES, topText, bound, false);
+      // fixfiles gives setfiles "${TMP_MOUNT}${m}": the root filesystem as "TMP/".
+      labelAsOneRun(labeller, List.of(topText + system), false);
+    } finally {
+      try {
+        kernel.detachMount(PathBytes.of(target));
+        removeUpTo(target, top);
+      } catch (NativeIoException e) {
+        output.fatal(SetfilesOutput.PREFIX + "cannot take the bind mount at " + PathBytes.text(target) + " off: "
+            + e.reason() + "\n");
+      }
+    }
+  }
+
+  /** Removes {@code directory} and its parents up to {@code top}, each only when empty. */
+  private void removeUpTo(Path directory, Path top) {
+    for (Path at = directory; at != null && at.startsWith(top); at = at.getParent()) {
+      try {
+        Files.delete(at);
+      } catch (IOException e) {
+        output.error(SetfilesOutput.PREFIX + "warning: cannot remove " + PathBytes.text(at) + ": "
+            + FailureReport.reason(e) + "\n");
+        return;
+      }
+    }
   }
 
   /** The clean-up of /tmp that fixfiles' relabel and whole-system restore make, its problems reported. */

@@ -41,9 +41,6 @@ import picocli.CommandLine.Option;
 public final class OnbootVerb extends FixfilesVerb {
   public static final String AUTORELABEL = "/.autorelabel";
 
-  @Option(names = "-M", description = "Have the boot relabel bind-mount each filesystem (fixfiles' -M).")
-  private boolean bindMounts;
-
   @Override
   protected int run() throws IOException {
     if (since != null) {

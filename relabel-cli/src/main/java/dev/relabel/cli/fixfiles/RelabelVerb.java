@@ -48,16 +48,10 @@ public final class RelabelVerb extends FixfilesVerb {
   @Option(names = "-f", description = "Empty /tmp without asking (fixfiles' -f).")
   private boolean emptyTmp;
 
-  @Option(names = "-M", description = "Not supported: bind-mount each filesystem to reach files hidden under mount points.")
-  private boolean bindMounts;
-
   @Override
   protected int run() throws IOException, PolicyException {
     if (since != null) {
       throw usage("-N cannot be used with relabel (fixfiles' usage); -B can");
-    }
-    if (bindMounts) {
-      throw usage("-M (relabel through bind mounts, to reach files hidden under mount points) is not supported");
     }
     boolean full = emptyTmp;
     if (!full) {

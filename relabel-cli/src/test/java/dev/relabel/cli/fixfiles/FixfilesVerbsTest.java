@@ -129,6 +129,106 @@ class FixfilesVerbsTest {
         "fixfiles_exclude_dirs are skipped");
   }
 
+  /**
+   * -M: each filesystem relabelled through a bind mount of it alone, so that what a mount covers is
+   * labelled too. The reference is what fixfiles -M has setfiles do, its steps made here by hand (a
+   * new directory in /tmp, the filesystem bound in it, setfiles -r that directory, the mount taken
+   * off), with fixfiles_exclude_dirs at their place below the bind, where fixfiles passes them as
+   * they are and so labels them. Without -M what the mount covers is not reached. No mount and no
+   * directory of relabel's is left.
+   */
+  @Test
+  void minusMLabelsWhatAMountCoversAsSetfilesThroughABindMount() throws Exception {
+    Path reference = copy("reference");
+    Path ours = copy("ours");
+    Path plain = copy("plain");
+    List<Path> covers = new ArrayList<>();
+    try {
+      for (Path root : List.of(reference, ours, plain)) {
+        Path covered = Files.createDirectories(root.resolve("srv/covered"));
+        AttrTrees.setLabel(Files.writeString(covered.resolve("under"), "x"), "system_u:object_r:tmp_t:s0", scratch);
+        AttrTrees.setLabel(covered, "system_u:object_r:tmp_t:s0", scratch);
+        AttrTrees.mount(List.of("mount", "-t", "tmpfs", "tmpfs", covered.toString()), scratch);
+        covers.add(covered);
+      }
+      Run without = relabel("restore", "--root", plain.toString());
+      assertEquals(0, without.status(), without::toString);
+      assertEquals("system_u:object_r:tmp_t:s0", hexToText(coveredLabels(plain).get("srv/covered/under")),
+          "without -M what the mount covers keeps its label");
+
+      Run check = relabel("check", "-M", "--root", ours.toString());
+      Run setfilesCheck = throughBindMount(reference, "-n", "-v");
+      assertEquals(0, check.status(), check::toString);
+      List<String> lines = new ArrayList<>(check.out().lines().toList());
+      assertEquals("skipping the directory " + ours + "/opt/app", lines.remove(0), check::toString);
+      assertEquals("Checking " + ours, lines.remove(0), check::toString);
+      assertEquals(bound(setfilesCheck.outLines(), reference), bound(new TreeSet<>(lines), ours));
+      assertTrue(String.join("\n", lines).contains("/srv/covered/under "), "the covered file is listed: " + lines);
+
+      Map<String, String> excludedBefore = AttrTrees.labels(ours.resolve("opt/app"), scratch);
+      Run restore = relabel("restore", "-M", "--root", ours.toString());
+      Run setfilesRestore = throughBindMount(reference, "-p");
+      assertEquals(setfilesRestore.status(), restore.status(), restore::toString);
+      assertEquals("skipping the directory " + ours + "/opt/app\nRelabeling " + ours + "\n" + setfilesRestore.out()
+          + "Cleaning up labels on /tmp\n", restore.out(), "fixfiles' lines, then setfiles -p's through the bind mount");
+      assertEquals(coveredLabels(reference), coveredLabels(ours));
+      assertEquals("system_u:object_r:var_t:s0", hexToText(coveredLabels(ours).get("srv/covered/under")),
+          "relabelled by its own path's spec");
+      assertEquals(excludedBefore, AttrTrees.labels(ours.resolve("opt/app"), scratch), "fixfiles_exclude_dirs skipped");
+      try (Stream<Path> left = Files.list(ours.resolve("tmp"))) {
+        assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith("tmp.")).toList(),
+            "the directory made for the bind mount is removed");
+      }
+      String mounts = Files.readString(Path.of("/proc/self/mountinfo"));
+      assertFalse(mounts.contains(ours + "/tmp/"), "the bind mount is taken off: " + mounts);
+
+      Run withPath = relabel("restore", "-M", "--root", ours.toString(), ours + "/srv");
+      assertEquals(1, withPath.status(), withPath::toString);
+      assertTrue(withPath.err().contains("-M relabels whole filesystems: give no PATH"), withPath::toString);
+      Run withSince = relabel("check", "-M", "-N", "2010-01-01", "--root", ours.toString());
+      assertEquals(1, withSince.status(), withSince::toString);
+      assertTrue(withSince.err().contains("-M relabels whole filesystems: not with -B, -N or -C"), withSince::toString);
+    } finally {
+      AttrTrees.unmountAll(covers, scratch);
+    }
+  }
+
+  /** fixfiles -M's steps for the one filesystem holding {@code root}: setfiles {@code flags} through a bind mount of it. */
+  private Run throughBindMount(Path root, String... flags) throws Exception {
+    Path top = Files.createTempDirectory(root.resolve("tmp"), "tmp.");
+    AttrTrees.mount(List.of("mount", "--bind", root.toString(), top.toString()), scratch);
+    try {
+      List<String> command = Trees.list(AttrTrees.SETFILES.toString());
+      command.addAll(List.of(flags));
+      command.addAll(List.of("-e", top + "/opt/app", "-r", top.toString(), Oracles.DEBIAN_FILE_CONTEXTS.toString(),
+          top + "/"));
+      return AttrTrees.run(command, scratch);
+    } finally {
+      AttrTrees.unmountAll(List.of(top), scratch);
+      Files.delete(top);
+    }
+  }
+
+  /** {@code lines} with the directory the bind mount was made in (ROOT/tmp/tmp.*) named alike. */
+  private static TreeSet<String> bound(TreeSet<String> lines, Path root) {
+    TreeSet<String> named = new TreeSet<>();
+    for (String line : lines) {
+      named.add(line.replaceAll(java.util.regex.Pattern.quote(root + "/tmp/tmp.") + "[^/ ]+", "TMP"));
+    }
+    return named;
+  }
+
+  /** Every entry's label below {@code root}, what mounts cover included: read through a bind mount of it alone. */
+  private Map<String, String> coveredLabels(Path root) throws Exception {
+    Path peek = Files.createTempDirectory(scratch, "peek");
+    AttrTrees.mount(List.of("mount", "--bind", root.toString(), peek.toString()), scratch);
+    try {
+      return AttrTrees.labels(peek, scratch);
+    } finally {
+      AttrTrees.unmountAll(List.of(peek), scratch);
+    }
+  }
+
   @Test
   void pastTheListLimitChangesAreSummarizedAndMinusVvListsThemAll() throws Exception {
     Run all = relabel("check", "-vv", "--root", copy("all").toString());
