@@ -4,29 +4,9 @@ package dev.relabel.nativeio;
  * What {@code statx} says of an entry, not following a symlink.
  *
  * @param mtimeNanos the nanoseconds part of the modification time ({@code stx_mtime.tv_nsec})
- * @param attributes {@code stx_attributes}: flags such as {@link #ATTR_MOUNT_ROOT}
- * @param attributesMask {@code stx_attributes_mask}: which of those flags the kernel and the
- *     filesystem can tell; 0 for a status read with a directory's listing, which keeps no flags
  */
 public record FileStat(int mode, long nlink, long inode, long device, long mtimeSeconds, long ctimeSeconds,
-    int mtimeNanos, long attributes, long attributesMask) {
-  /** {@code STATX_ATTR_MOUNT_ROOT} (Linux 5.8): the entry is the root of a mount. */
-  public static final long ATTR_MOUNT_ROOT = 0x2000;
-
-  /** Whether this status tells whether the entry is the root of a mount (Linux 5.8 and later). */
-  public boolean tellsMountRoot() {
-    return (attributesMask & ATTR_MOUNT_ROOT) != 0;
-  }
-
-  /**
-   * Whether the entry is the root of a mount: of another filesystem, or a bind mount, which may
-   * show a part of the very filesystem it is mounted on (the device then the same). False where
-   * the status does not tell ({@link #tellsMountRoot}).
-   */
-  public boolean isMountRoot() {
-    return (attributes & attributesMask & ATTR_MOUNT_ROOT) != 0;
-  }
-
+    int mtimeNanos) {
   public int fileFormat() {
     return mode & 0170000;
   }

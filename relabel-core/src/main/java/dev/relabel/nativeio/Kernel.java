@@ -2,6 +2,7 @@ package dev.relabel.nativeio;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a walk and a host ask of the kernel, and all they may ask: directory entries, status,
@@ -126,6 +127,12 @@ public interface Kernel {
    * path it names, every symlink in it followed.
    */
   byte[] realPath(byte[] path) throws NativeIoException;
+
+  /**
+   * Whether {@code fd} is open on the root of a mount (another filesystem's, or a bind mount, maybe
+   * of the very filesystem it is mounted on): statx tells it since Linux 5.8; empty before.
+   */
+  Optional<Boolean> isMountRoot(int fd, byte[] path) throws NativeIoException;
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */
   long filesystemType(int fd, byte[] path) throws NativeIoException;

@@ -1,6 +1,7 @@
 package dev.relabel.nativeio;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@link Kernel} on the running kernel: each call goes straight to {@link NativeIo}'s binding, once
@@ -135,6 +136,12 @@ final class LinuxKernel implements Kernel {
   public boolean isTerminal(int fd) {
     WarmUp.await();
     return NativeIo.isTerminal(fd);
+  }
+
+  @Override
+  public Optional<Boolean> isMountRoot(int fd, byte[] path) throws NativeIoException {
+    WarmUp.await();
+    return NativeIo.isMountRoot(fd, path);
   }
 
   @Override

@@ -7,6 +7,7 @@ import com.sun.jna.Pointer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The system calls behind {@link Kernel} (package-private, as the JDK keeps its
@@ -54,6 +55,7 @@ final class NativeIo {
   private static final int AT_NO_AUTOMOUNT = 0x800;
   private static final int AT_EMPTY_PATH = 0x1000;
   private static final int AT_REMOVEDIR = 0x200;
+  private static final long STATX_ATTR_MOUNT_ROOT = 0x2000;
   private static final long MS_BIND = 0x1000;
   private static final int MNT_DETACH = 2;
   private static final int STATX_BASIC = 0x7ff;
@@ -457,7 +459,7 @@ final class NativeIo {
     if (statResult == 0) {
       long device = u32(results, result + 24) << 32 | u32(results, result + 28);
       stat = new FileStat((int) u32(results, result + 4), u64(results, result + 8), u64(results, result + 16), device,
-          u64(results, result + 32), u64(results, result + 40), (int) u32(results, result + 48), 0, 0);
+          u64(results, result + 32), u64(results, result + 40), (int) u32(results, result + 48));
     }
     int labelSize = (int) u32(results, result + 52);
     if (stat == null || (stat.nlink() > 1 && !stat.isDirectory())) {
@@ -523,7 +525,27 @@ final class NativeIo {
     long mtime = u64(buffer, 112);
     int mtimeNanos = (int) u32(buffer, 120);
     long device = u32(buffer, 136) << 32 | u32(buffer, 140);
-    return new FileStat(mode, nlink, inode, device, mtime, ctime, mtimeNanos, u64(buffer, 8), u64(buffer, 56));
+    return new FileStat(mode, nlink, inode, device, mtime, ctime, mtimeNanos);
+  }
+
+  /**
+   * Whether {@code fd} is open on the root of a mount: statx's {@code STATX_ATTR_MOUNT_ROOT}, in
+   * {@code stx_attributes}, which {@code stx_attributes_mask} says the kernel can tell (Linux 5.8
+   * and later); empty where it cannot.
+   */
+  static Optional<Boolean> isMountRoot(int fd, byte[] path) throws NativeIoException {
+    Scratch scratch = scratch();
+    try {
+      Libc.statx(fd, nativeName(scratch, new byte[0]), AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, 0, scratch.statAddress);
+    } catch (LastErrorException e) {
+      throw NativeIoException.of("statx", path, e.getErrorCode());
+    }
+    byte[] buffer = scratch.statBytes;
+    scratch.stat.read(0, buffer, 0, STATX_READ);
+    if ((u64(buffer, 56) & STATX_ATTR_MOUNT_ROOT) == 0) {
+      return Optional.empty();
+    }
+    return Optional.of((u64(buffer, 8) & STATX_ATTR_MOUNT_ROOT) != 0);
   }
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */

@@ -296,7 +296,7 @@ public final class TmpCleanup {
       kernel.close(fd);
       throw e;
     }
-    if (stat.device() != parent.device || mountedOn(stat, entry)) {
+    if (stat.device() != parent.device || mountedOn(fd, stat, entry)) {
       kernel.close(fd);
       return null;
     }
@@ -304,7 +304,8 @@ public final class TmpCleanup {
   }
 
   /**
-   * Whether {@code opened}, the directory opened as {@code entry}, is the root of a mount there. Its
+   * Whether {@code fd}, the directory opened as {@code entry} (of status {@code opened}), is the
+   * root of a mount there. Its
    * device alone does not tell a bind mount of the very filesystem /tmp is on (an admin's
    * {@code mount --bind /srv/data /tmp/build/data}, or one fixfiles -M left behind when it was
    * killed: {@code /} itself bound in /tmp): emptying /tmp went into it and removed the files it
@@ -312,8 +313,8 @@ public final class TmpCleanup {
    * directory's, differs from the opened one's (on an overlayfs that numbers its listings otherwise,
    * a directory is then left as a mount point would be: kept, never removed wrongly).
    */
-  private static boolean mountedOn(FileStat opened, Entry entry) {
-    return opened.tellsMountRoot() ? opened.isMountRoot() : opened.inode() != entry.listedInode();
+  private boolean mountedOn(int fd, FileStat opened, Entry entry) throws NativeIoException {
+    return kernel.isMountRoot(fd, entry.path()).orElseGet(() -> opened.inode() != entry.listedInode());
   }
 
   /** rm -rf {@code entry}, on {@code parent}'s filesystem only (a mount point below it is kept, and so is its directory). */
