@@ -375,11 +375,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
           throughBindMount(mount, excluded, dryRun);
         }
       } else {
-        RelabelOptions options = options(dryRun)
-            .withExcludes(excluded.stream().map(PathBytes::path).toList())
-            .withOneFilesystem(true)
-            .withRecurse(true);
-        PathLabeller labeller = labeller(options,
+        PathLabeller labeller = labeller(wholeFilesystems(dryRun, excluded),
             PathLabeller.Mode.SETFILES, alternateRoot(), excluded, false);
         // One setfiles over all of them, a mass relabel when / is one.
         labelAsOneRun(labeller, mounts.readWrite(), mounts.readWrite().contains("/"));
@@ -394,6 +390,14 @@ public abstract class FixfilesVerb implements Callable<Integer> {
       tmpCleanup().afterRelabel();
     }
     return status;
+  }
+
+  /** setfiles' options over whole filesystems: each on its own, {@code excluded} skipped. */
+  private RelabelOptions wholeFilesystems(boolean dryRun, List<String> excluded) {
+    return options(dryRun)
+        .withExcludes(excluded.stream().map(PathBytes::path).toList())
+        .withOneFilesystem(true)
+        .withRecurse(true);
   }
 
   /**
@@ -432,12 +436,8 @@ public abstract class FixfilesVerb implements Callable<Integer> {
     }
     try {
       List<String> bound = excluded.stream().map(directory -> topText + host.system(directory)).toList();
-      RelabelOptions options = options(dryRun)
-          .withAlternateRoot(top)
-          .withExcludes(bound.stream().map(PathBytes::path).toList())
-          .withOneFilesystem(true)
-          .withRecurse(true);
-      PathLabeller labeller = labeller(options, PathLabeller.Mode.SETFILES, topText, bound, false);
+      PathLabeller labeller = labeller(wholeFilesystems(dryRun, bound).withAlternateRoot(top),
+          PathLabeller.Mode.SETFILES, topText, bound, false);
       // fixfiles gives setfiles "${TMP_MOUNT}${m}": the root filesystem as "TMP/".
       labelAsOneRun(labeller, List.of(topText + system), false);
     } finally {
