@@ -6,8 +6,8 @@ import java.util.Optional;
 
 /**
  * What a walk and a host ask of the kernel, and all they may ask: directory entries, status,
- * labels and digests, removal (fixfiles' clean-up of /tmp), filesystem counts, a notify datagram, a
- * terminal test and sync. Every entry is reached through its directory's descriptor ({@code *at}
+ * labels and digests, removal (fixfiles' clean-up of /tmp), bind mounts (fixfiles -M), filesystem
+ * counts, a notify datagram, a terminal test and sync. Every entry is reached through its directory's descriptor ({@code *at}
  * calls with {@code AT_SYMLINK_NOFOLLOW}), so a path component swapped for a symlink is never
  * followed.
  *
@@ -172,7 +172,7 @@ public interface Kernel {
   boolean isTerminal(int fd);
 
   /**
-   * Shows the mount at {@code source} at {@code target} too (both without their NUL), without the
+   * Shows the directory {@code source} at {@code target} too (both without their NUL), without the
    * mounts below it ({@code mount --bind}, not {@code --rbind}): what those cover shows there.
    */
   void bindMount(byte[] source, byte[] target) throws NativeIoException;

@@ -305,13 +305,13 @@ public final class TmpCleanup {
 
   /**
    * Whether {@code fd}, the directory opened as {@code entry} (of status {@code opened}), is the
-   * root of a mount there. Its
-   * device alone does not tell a bind mount of the very filesystem /tmp is on (an admin's
-   * {@code mount --bind /srv/data /tmp/build/data}, or one fixfiles -M left behind when it was
-   * killed: {@code /} itself bound in /tmp): emptying /tmp went into it and removed the files it
-   * shows. statx says so since Linux 5.8; before, the inode the listing gave, the covered
-   * directory's, differs from the opened one's (on an overlayfs that numbers its listings otherwise,
-   * a directory is then left as a mount point would be: kept, never removed wrongly).
+   * root of a mount there. Its device alone does not tell a bind mount of the very filesystem /tmp
+   * is on (an admin's {@code mount --bind /srv/data /tmp/build/data}, or one fixfiles -M left
+   * behind when it was killed: {@code /} itself bound in /tmp): emptying /tmp went into it and
+   * removed the files it shows. statx says so since Linux 5.8; before, the inode the listing gave,
+   * the covered directory's, differs from the opened one's (on an overlayfs that numbers its
+   * listings otherwise, a directory is then left as a mount point would be: kept, never removed
+   * wrongly).
    */
   private boolean mountedOn(int fd, FileStat opened, Entry entry) throws NativeIoException {
     return kernel.isMountRoot(fd, entry.path()).orElseGet(() -> opened.inode() != entry.listedInode());
