@@ -27,6 +27,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * label or its new one, byte for byte (read back with getfattr), exactly as many have the new one
  * as the report and the {@code -v} lines say, and running the command again finishes the job.
  *
+ * <p>Also {@code restore -M}, which relabels through a bind mount it makes: a signal leaves no
+ * mount behind.
+ *
  * <p>The time from the signal to the process's exit is measured and printed; the test only fails
  * past a generous bound (the CPU is shared), the recorded figures are in benchmarks/RESULTS.md.
  */
@@ -95,13 +98,20 @@ class SignalIT {
    * {@code times} times as soon as it has printed, and waits for it to exit.
    */
   private static Stopped signalled(String signal, int times, int threads, String fresh) throws Exception {
+    return signalled(signal, times, threads, List.of("setfiles", "-v", "-F", "-T", String.valueOf(threads),
+        policy(fresh).toString(), tree.toString()));
+  }
+
+  /** As {@link #signalled(String, int, int, String)}, bin/relabel run with {@code arguments}. */
+  private static Stopped signalled(String signal, int times, int threads, List<String> arguments) throws Exception {
     Path out = Files.createTempFile(dir, "out-" + signal, "");
     Path err = Files.createTempFile(dir, "err-" + signal, "");
     // perl resets SIGINT to its default before exec'ing the launcher: a shell that started this
     // build in the background would have set it to "ignore", and an ignored signal stays ignored.
-    ProcessBuilder builder = new ProcessBuilder("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die",
-        launcher.toString(), "setfiles", "-v", "-F", "-T", String.valueOf(threads), policy(fresh).toString(),
-        tree.toString())
+    List<String> command = new java.util.ArrayList<>(List.of("perl", "-e", "$SIG{INT} = 'DEFAULT'; exec @ARGV or die",
+        launcher.toString()));
+    command.addAll(arguments);
+    ProcessBuilder builder = new ProcessBuilder(command)
         .redirectOutput(out.toFile()).redirectError(err.toFile());
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
     builder.environment().remove("RELABEL_JAVA_OPTS");
@@ -193,6 +203,36 @@ class SignalIT {
     long relabelled = onlyOldOrNew(old, fresh);
     assertTrue(relabelled < ENTRIES, "stopped part way: " + relabelled);
     finish(fresh);
+  }
+
+  /**
+   * fixfiles -M (README) stopped by SIGTERM while it relabels the tree through a bind mount of it,
+   * made in the tree's /tmp (the tree is the system root here, {@code --root}): the partial report,
+   * and neither the bind mount nor the directory made for it left behind for the clean-up of /tmp
+   * or an admin to find. The labels the run wrote are the policy's; the tree is put back after.
+   */
+  @org.junit.jupiter.api.Test
+  void sigtermStopsARelabelThroughABindMountAndTakesTheMountOff() throws Exception {
+    Path tmp = Files.createDirectory(tree.resolve("tmp"));
+    try {
+      Stopped stopped = signalled("TERM", 1, 1, List.of("restore", "-M", "-v", "-F", "-T", "1", "--root",
+          tree.toString()));
+      assertEquals(143, stopped.status(), stopped.err());
+      Matcher report = REPORT.matcher(stopped.err());
+      assertTrue(report.matches(), "standard error should be the partial report alone: " + stopped.err());
+      assertTrue(Long.parseLong(report.group(3)) < ENTRIES, "stopped part way: " + stopped.err());
+      String mounts = Files.readString(Path.of("/proc/self/mountinfo"));
+      assertTrue(!mounts.contains(tree.toString()), "the bind mount is taken off: " + mounts);
+      try (java.util.stream.Stream<Path> left = Files.list(tmp)) {
+        assertEquals(List.of(), left.toList(), "the directory made for the bind mount is removed");
+      }
+      Files.delete(tmp);
+    } finally {
+      // Only where an assertion above failed: what the run left, taken off and removed.
+      AttrTrees.run(List.of("sh", "-c", "grep -o \" $1/[^ ]*\" /proc/self/mountinfo | sort -r | xargs -r umount -l;"
+          + " rm -rf \"$1\"", "sh", tmp.toString()), dir);
+    }
+    finish(current);
   }
 
   /**
