@@ -2,14 +2,13 @@ package dev.relabel.nativeio;
 
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * What a walk and a host ask of the kernel, and all they may ask: directory entries, status,
  * labels and digests, removal (fixfiles' clean-up of /tmp), bind mounts (fixfiles -M), filesystem
- * counts, a notify datagram, a terminal test and sync. Every entry is reached through its directory's descriptor ({@code *at}
- * calls with {@code AT_SYMLINK_NOFOLLOW}), so a path component swapped for a symlink is never
- * followed.
+ * counts, a notify datagram, a terminal test and sync. Every entry is reached through its
+ * directory's descriptor ({@code *at} calls with {@code AT_SYMLINK_NOFOLLOW}), so a path component
+ * swapped for a symlink is never followed.
  *
  * <p>A failed call throws a {@link NativeIoException}, a typed subclass for each errno a caller
  * reacts to ({@link NativeIoException.NoSuchEntryException}, ...): errno numbers are turned into
@@ -129,10 +128,11 @@ public interface Kernel {
   byte[] realPath(byte[] path) throws NativeIoException;
 
   /**
-   * Whether {@code fd} is open on the root of a mount (another filesystem's, or a bind mount, maybe
-   * of the very filesystem it is mounted on): statx tells it since Linux 5.8; empty before.
+   * The status of the open {@code fd}, and whether it is the root of a mount there (another
+   * filesystem's, or a bind mount, maybe of the very filesystem it is mounted on), in one statx:
+   * the kernel tells the latter since Linux 5.8, empty before.
    */
-  Optional<Boolean> isMountRoot(int fd, byte[] path) throws NativeIoException;
+  OpenedStat statOpened(int fd, byte[] path) throws NativeIoException;
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */
   long filesystemType(int fd, byte[] path) throws NativeIoException;

@@ -1,7 +1,6 @@
 package dev.relabel.nativeio;
 
 import java.util.List;
-import java.util.Optional;
 
 /**
  * {@link Kernel} on the running kernel: each call goes straight to {@link NativeIo}'s binding, once
@@ -139,9 +138,9 @@ final class LinuxKernel implements Kernel {
   }
 
   @Override
-  public Optional<Boolean> isMountRoot(int fd, byte[] path) throws NativeIoException {
+  public OpenedStat statOpened(int fd, byte[] path) throws NativeIoException {
     WarmUp.await();
-    return NativeIo.isMountRoot(fd, path);
+    return NativeIo.statOpened(fd, path);
   }
 
   @Override

@@ -508,6 +508,24 @@ final class NativeIo {
    * a symlink; an empty name means {@code dirfd} itself.
    */
   static FileStat stat(int dirfd, byte[] name, byte[] path) throws NativeIoException {
+    return fileStat(statx(dirfd, name, path));
+  }
+
+  /**
+   * The status of the open {@code fd}, and whether it is the root of a mount: statx's
+   * {@code STATX_ATTR_MOUNT_ROOT}, in {@code stx_attributes}, which {@code stx_attributes_mask}
+   * says the kernel can tell (Linux 5.8 and later); one call for both.
+   */
+  static OpenedStat statOpened(int fd, byte[] path) throws NativeIoException {
+    byte[] buffer = statx(fd, EMPTY, path);
+    Optional<Boolean> mountRoot = (u64(buffer, 56) & STATX_ATTR_MOUNT_ROOT) == 0
+        ? Optional.empty()
+        : Optional.of((u64(buffer, 8) & STATX_ATTR_MOUNT_ROOT) != 0);
+    return new OpenedStat(fileStat(buffer), mountRoot);
+  }
+
+  /** statx of {@code name} under {@code dirfd} (not following a symlink), read into this thread's buffer. */
+  private static byte[] statx(int dirfd, byte[] name, byte[] path) throws NativeIoException {
     Scratch scratch = scratch();
     int flags = AT_SYMLINK_NOFOLLOW | AT_NO_AUTOMOUNT | (isEmptyName(name) ? AT_EMPTY_PATH : 0);
     try {
@@ -518,6 +536,10 @@ final class NativeIo {
     // One copy to the heap instead of a JNI call per field.
     byte[] buffer = scratch.statBytes;
     scratch.stat.read(0, buffer, 0, STATX_READ);
+    return buffer;
+  }
+
+  private static FileStat fileStat(byte[] buffer) {
     long nlink = u32(buffer, 16);
     int mode = u16(buffer, 28);
     long inode = u64(buffer, 32);
@@ -526,26 +548,6 @@ final class NativeIo {
     int mtimeNanos = (int) u32(buffer, 120);
     long device = u32(buffer, 136) << 32 | u32(buffer, 140);
     return new FileStat(mode, nlink, inode, device, mtime, ctime, mtimeNanos);
-  }
-
-  /**
-   * Whether {@code fd} is open on the root of a mount: statx's {@code STATX_ATTR_MOUNT_ROOT}, in
-   * {@code stx_attributes}, which {@code stx_attributes_mask} says the kernel can tell (Linux 5.8
-   * and later); empty where it cannot.
-   */
-  static Optional<Boolean> isMountRoot(int fd, byte[] path) throws NativeIoException {
-    Scratch scratch = scratch();
-    try {
-      Libc.statx(fd, nativeName(scratch, new byte[0]), AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH, 0, scratch.statAddress);
-    } catch (LastErrorException e) {
-      throw NativeIoException.of("statx", path, e.getErrorCode());
-    }
-    byte[] buffer = scratch.statBytes;
-    scratch.stat.read(0, buffer, 0, STATX_READ);
-    if ((u64(buffer, 56) & STATX_ATTR_MOUNT_ROOT) == 0) {
-      return Optional.empty();
-    }
-    return Optional.of((u64(buffer, 8) & STATX_ATTR_MOUNT_ROOT) != 0);
   }
 
   /** The filesystem magic ({@code f_type}) of the filesystem holding {@code fd}. */

@@ -12,6 +12,7 @@ import dev.relabel.fixtures.AttrTrees;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -430,5 +431,31 @@ class NativeIoTest {
     String[] fields = new String(stat.getInputStream().readAllBytes(), US_ASCII).trim().split(" ");
     assertEquals(0, stat.waitFor());
     return Long.parseLong(fields[0]) - Long.parseLong(fields[1]);
+  }
+
+  /**
+   * One statx of an open directory gives its status (the same as {@link NativeIo#stat}'s) and
+   * whether it is the root of a mount: a bind mount of this very filesystem is one, its covered
+   * directory's parent is not. On this kernel (5.8 or later) statx can tell.
+   */
+  @Test
+  void statOfAnOpenDirectoryTellsTheRootOfABindMount(@TempDir Path scratch) throws Exception {
+    Path source = Files.createDirectories(dir.resolve("source"));
+    Path mountPoint = Files.createDirectories(dir.resolve("mounted"));
+    AttrTrees.mount(List.of("mount", "--bind", source.toString(), mountPoint.toString()), scratch);
+    try {
+      for (Path opened : List.of(dir, mountPoint)) {
+        int fd = NativeIo.openDirectory(NativeIo.AT_FDCWD, c(opened.toString()), new byte[0]);
+        try {
+          OpenedStat stat = NativeIo.statOpened(fd, new byte[0]);
+          assertEquals(NativeIo.stat(fd, NativeIo.self(), new byte[0]), stat.stat());
+          assertEquals(Optional.of(opened.equals(mountPoint)), stat.mountRoot(), opened.toString());
+        } finally {
+          NativeIo.closeQuietly(fd);
+        }
+      }
+    } finally {
+      AttrTrees.unmountAll(List.of(mountPoint), scratch);
+    }
   }
 }

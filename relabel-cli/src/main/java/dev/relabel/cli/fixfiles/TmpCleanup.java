@@ -4,6 +4,7 @@ import dev.relabel.nativeio.DirEntry;
 import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.nativeio.OpenedStat;
 import dev.relabel.policy.PathBytes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -289,32 +290,31 @@ public final class TmpCleanup {
     } catch (NativeIoException.NotFollowedException e) {
       return null;
     }
-    FileStat stat;
+    OpenedStat opened;
     try {
-      stat = kernel.stat(fd, Kernel.self(), entry.path());
+      opened = kernel.statOpened(fd, entry.path());
     } catch (NativeIoException e) {
       kernel.close(fd);
       throw e;
     }
-    if (stat.device() != parent.device || mountedOn(fd, stat, entry)) {
+    if (opened.stat().device() != parent.device || mountedOn(opened, entry)) {
       kernel.close(fd);
       return null;
     }
-    return new Directory(fd, entry.pathName(), stat);
+    return new Directory(fd, entry.pathName(), opened.stat());
   }
 
   /**
-   * Whether {@code fd}, the directory opened as {@code entry} (of status {@code opened}), is the
-   * root of a mount there. Its device alone does not tell a bind mount of the very filesystem /tmp
-   * is on (an admin's {@code mount --bind /srv/data /tmp/build/data}, or one fixfiles -M left
-   * behind when it was killed: {@code /} itself bound in /tmp): emptying /tmp went into it and
-   * removed the files it shows. statx says so since Linux 5.8; before, the inode the listing gave,
-   * the covered directory's, differs from the opened one's (on an overlayfs that numbers its
-   * listings otherwise, a directory is then left as a mount point would be: kept, never removed
-   * wrongly).
+   * Whether the directory opened as {@code entry} ({@code opened}) is the root of a mount there.
+   * Its device alone does not tell a bind mount of the very filesystem /tmp is on (an admin's
+   * {@code mount --bind /srv/data /tmp/build/data}, or one fixfiles -M left behind when it was
+   * killed: {@code /} itself bound in /tmp): emptying /tmp went into it and removed the files it
+   * shows. statx says so since Linux 5.8; before, the inode the listing gave, the covered
+   * directory's, differs from the opened one's (on an overlayfs that numbers its listings
+   * otherwise, a directory is then left as a mount point would be: kept, never removed wrongly).
    */
-  private boolean mountedOn(int fd, FileStat opened, Entry entry) throws NativeIoException {
-    return kernel.isMountRoot(fd, entry.path()).orElseGet(() -> opened.inode() != entry.listedInode());
+  private static boolean mountedOn(OpenedStat opened, Entry entry) {
+    return opened.mountRoot().orElseGet(() -> opened.stat().inode() != entry.listedInode());
   }
 
   /** rm -rf {@code entry}, on {@code parent}'s filesystem only (a mount point below it is kept, and so is its directory). */
