@@ -70,10 +70,13 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
     timer.scheduleAtFixedRate(this::tick, millis, millis, TimeUnit.MILLISECONDS);
   }
 
-  /** Before the walk of {@code root} (absolute path bytes): its total is its filesystem's inodes in use, when it is its root. */
-  public void expect(byte[] root) {
+  /**
+   * Before the walk of {@code root} (absolute path bytes), which the lines call {@code what}: its
+   * total is its filesystem's inodes in use, when it is a mount's root.
+   */
+  public void expect(byte[] root, String what) {
     Optional<MountRoot> mount = mountRoot(root);
-    expect(PathBytes.text(root), mount.isPresent() ? OptionalLong.of(mount.get().inodesInUse()) : OptionalLong.empty());
+    expect(what, mount.isPresent() ? OptionalLong.of(mount.get().inodesInUse()) : OptionalLong.empty());
   }
 
   /** Before a walk: what the lines call it, and how many entries it is expected to decide. */
@@ -154,22 +157,43 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
 
   /**
    * The filesystem {@code root} (absolute) is the root of, as libselinux estimates a mass
-   * relabel's size; empty when {@code root} is not a filesystem's root, or cannot be told.
+   * relabel's size: a mount's root, a bind mount's too (fixfiles -M labels each filesystem through
+   * one); empty when {@code root} is not one, or cannot be told.
    */
   public static Optional<MountRoot> mountRoot(byte[] path) {
     try {
       FileStat stat = KERNEL.stat(Kernel.AT_FDCWD, path, path);
-      int slash = PathBytes.latin1(path).lastIndexOf('/');
-      if (path.length > 1 && slash >= 0) {
-        byte[] parentPath = slash == 0 ? new byte[] {'/'} : Arrays.copyOf(path, slash);
-        if (KERNEL.stat(Kernel.AT_FDCWD, parentPath, parentPath).device() == stat.device()) {
-          return Optional.empty();
-        }
+      if (!stat.isDirectory() || !isMountRoot(path, stat)) {
+        return Optional.empty();
       }
       return Optional.of(new MountRoot(stat.device(), KERNEL.inodesInUse(Kernel.nul(path), path)));
     } catch (NativeIoException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * Whether the directory {@code path} (of status {@code stat}) is a mount's root: statx says it
+   * (Linux 5.8 and later); before, its parent lies on another device (a bind mount of the same
+   * filesystem is not told then).
+   */
+  private static boolean isMountRoot(byte[] path, FileStat stat) throws NativeIoException {
+    int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, Kernel.nul(path), path);
+    Optional<Boolean> told;
+    try {
+      told = KERNEL.statOpened(fd, path).mountRoot();
+    } finally {
+      KERNEL.close(fd);
+    }
+    if (told.isPresent()) {
+      return told.get();
+    }
+    int slash = PathBytes.latin1(path).lastIndexOf('/');
+    if (path.length > 1 && slash >= 0) {
+      byte[] parentPath = slash == 0 ? new byte[] {'/'} : Arrays.copyOf(path, slash);
+      return KERNEL.stat(Kernel.AT_FDCWD, parentPath, parentPath).device() != stat.device();
+    }
+    return true;
   }
 
   /**

@@ -439,7 +439,7 @@ public abstract class FixfilesVerb implements Callable<Integer> {
       PathLabeller labeller = labeller(wholeFilesystems(dryRun, bound).withAlternateRoot(top),
           PathLabeller.Mode.SETFILES, topText, bound, false);
       // fixfiles gives setfiles "${TMP_MOUNT}${m}": the root filesystem as "TMP/".
-      labelAsOneRun(labeller, List.of(topText + system), false);
+      asOneRun(false, () -> labeller.label(topText + system, mount));
     } finally {
       try {
         kernel.detachMount(PathBytes.of(target));
@@ -483,13 +483,16 @@ public abstract class FixfilesVerb implements Callable<Integer> {
    * {@code massRelabel}: whether that process makes a mass relabel (is given {@code /}).
    */
   private void labelAsOneRun(PathLabeller labeller, List<String> roots, boolean massRelabel) {
+    asOneRun(massRelabel, () -> roots.forEach(labeller::label));
+  }
+
+  /** {@code labelling}, which labels as one restorecon or setfiles process would (see {@link #labelAsOneRun}). */
+  private void asOneRun(boolean massRelabel, Runnable labelling) {
     output.flush();
     if (massRelabel) {
       reporting.massRelabel();
     }
-    for (String root : roots) {
-      labeller.label(root);
-    }
+    labelling.run();
     output.flush();
     reporting.endSetfilesRun();
   }

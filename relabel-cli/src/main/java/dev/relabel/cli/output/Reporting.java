@@ -19,7 +19,7 @@ import java.util.List;
  * try (Reporting reporting = Reporting.start(parent.io(), "VERB", json, progress, verbose, dryRun)) {
  *   Io io = reporting.io();                         // the verb's own text goes here
  *   RelabelListener listener = reporting.listener(output);
- *   ... reporting.expect(root); RelabelReport r = relabeler.run(List.of(root)); reporting.completed(r); ...
+ *   ... reporting.expect(root, shown); RelabelReport r = relabeler.run(List.of(root)); reporting.completed(r); ...
  *   return reporting.finish(status);                // ends the bar at 100%, writes the JSON
  * }
  * }</pre>
@@ -89,11 +89,14 @@ public final class Reporting implements AutoCloseable {
     }
   }
 
-  /** Before the walk of {@code root} (the bytes of an absolute, normalized path). */
-  public void expect(byte[] root) {
+  /**
+   * Before the walk of {@code root} (the bytes of an absolute, normalized path), which the
+   * per-filesystem lines call {@code shown}.
+   */
+  public void expect(byte[] root, String shown) {
     progress.expect(root);
     if (filesystems != null) {
-      filesystems.expect(root);
+      filesystems.expect(root, shown);
     }
   }
 

@@ -121,6 +121,14 @@ public final class PathLabeller {
 
   /** selinux_restorecon() of one path: checks, the root's lookup warning, then the walk. */
   public void label(String given) {
+    label(given, null);
+  }
+
+  /**
+   * As {@link #label(String)}, the per-filesystem progress lines calling it {@code reportedAs}
+   * (fixfiles -M: the filesystem, not the bind mount it is labelled through); null: its path.
+   */
+  public void label(String given, String reportedAs) {
     if (stopRequested != null && stopRequested.getAsBoolean()) {
       return;
     }
@@ -177,7 +185,7 @@ public final class PathLabeller {
     }
     output.nameRoot(text.getBytes(charset), shown.getBytes(charset));
     if (reporting != null) {
-      reporting.expect(absolute);
+      reporting.expect(absolute, reportedAs == null ? text : reportedAs);
     }
     // A signal interrupts this thread: run() then stops its workers and returns what they did.
     RelabelReport report = relabeler.runAbsolute(List.of(absolute));

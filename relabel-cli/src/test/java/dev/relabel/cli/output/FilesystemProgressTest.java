@@ -57,7 +57,7 @@ class FilesystemProgressTest {
       RelabelOptions options = RelabelOptions.defaults().withAlternateRoot(dir.resolve("root"));
       try (Relabeler relabeler = Relabeler.onDisk(matcher, options, progress)) {
         for (Path mount : List.of(first, second)) {
-          progress.expect(PathBytes.absolute(mount));
+          progress.expect(PathBytes.absolute(mount), mount.toString());
           RelabelReport report = relabeler.run(List.of(mount));
           assertEquals(List.of(), report.failures());
           progress.completed(report);
@@ -82,5 +82,34 @@ class FilesystemProgressTest {
       }
     }
     assertTrue(lastOfFirst < firstOfSecond, all::toString);
+  }
+
+  /**
+   * A bind mount of a directory of the filesystem it is mounted on (fixfiles -M labels each
+   * filesystem through one in /tmp) is a mount's root too: its lines have a total and a
+   * percentage, though its parent has its device; and they call it what the caller names it.
+   */
+  @Test
+  void aBindMountOfItsOwnFilesystemHasAPercentageAndTheNameGiven() throws Exception {
+    Path filesystem = tmpfsWithFiles("fs", 4_000);
+    Path bound = Files.createDirectories(filesystem.resolve("bound"));
+    AttrTrees.check(List.of("mount", "--bind", filesystem.toString(), bound.toString()), dir);
+    mounts.add(0, bound);
+    Path policy = Files.writeString(dir.resolve("file_contexts"), "/.* system_u:object_r:default_t:s0\n");
+    LabelMatcher matcher = LabelMatcher.compile(PolicyLoader.lenient().load(policy));
+    ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
+    try (FilesystemProgress progress = new FilesystemProgress(lines::add, Optional.empty(), Duration.ofMillis(1))) {
+      RelabelOptions options = RelabelOptions.defaults().withAlternateRoot(bound);
+      try (Relabeler relabeler = Relabeler.onDisk(matcher, options, progress)) {
+        progress.expect(PathBytes.absolute(bound), "/fs");
+        RelabelReport report = relabeler.run(List.of(bound));
+        assertEquals(List.of(), report.failures());
+        progress.completed(report);
+      }
+    }
+    List<String> all = List.copyOf(lines);
+    assertTrue(all.contains("/fs: done, 4.0k entries, 4002 relabelled, 0 failed"), all::toString);
+    assertTrue(all.stream().anyMatch(line -> line.matches("Relabeling /fs: \\d+% \\(\\S+ of \\S+ entries(, ETA \\S+)?\\)")),
+        all::toString);
   }
 }
