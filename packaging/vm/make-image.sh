@@ -134,8 +134,15 @@ cp "$root/usr/bin/mount" "$root/usr/bin/umount" "$root/usr/local/sbin/vmtest-ref
 
 # The relabel flag, made before the labels so that it has the policy's label for it, as one that
 # 'fixfiles onboot' wrote on a labelled system has.
+# The enforcing autorelabel's flag holds -M too (fixfiles -M onboot): relabel_t binds each
+# filesystem in /tmp and labels what mounts cover there (the guest checks /dev on the root
+# filesystem, beneath devtmpfs); the permissive one's does not, and that stays as it was.
 case $scenario in
-  autorelabel | debian-autorelabel | jvm-missing) echo "-F" > "$root/.autorelabel" ;;
+  autorelabel | debian-autorelabel | jvm-missing)
+    if [ "$scenario" = autorelabel ] && [ "$mode" = enforcing ]; then flag="-F -M"; else flag="-F"; fi
+    echo "$flag" > "$root/.autorelabel"
+    echo "$flag" > "$root/etc/relabel-vmtest/flag"
+    ;;
 esac
 # Every entry labelled as the image's policy says, with the host's setfiles.
 fc="$root/etc/selinux/default/contexts/files/file_contexts"
@@ -157,6 +164,9 @@ fi
 case $scenario in
   autorelabel | debian-autorelabel)
     python3 "$here/scramble.py" "$root" > "$out/scrambled.txt"
+    # What a mount covers at boot: /dev on the root filesystem and an entry in it, mislabelled.
+    touch "$root/dev/vmtest-covered"
+    setfattr -h -n security.selinux -v system_u:object_r:tmp_t:s0 "$root/dev" "$root/dev/vmtest-covered"
     ;;
   jvm-missing)
     python3 "$here/scramble.py" "$root" > "$out/scrambled.txt"

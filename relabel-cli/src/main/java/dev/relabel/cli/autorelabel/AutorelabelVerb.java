@@ -39,7 +39,7 @@ import picocli.CommandLine.Option;
     description = {
       "If /.autorelabel exists: relabel every read-write filesystem that holds labels (as 'relabel"
           + " restore' with no PATH) with the options the file holds (fixfiles onboot's: -F, -N DATE,"
-          + " -T N; -M is not supported and is ignored), on every core unless it says -T (or RELABEL_THREADS"
+          + " -T N, -M), on every core unless it says -T (or RELABEL_THREADS"
           + " is set), with"
           + " the system's own policy; then remove the file, sync and reboot (systemctl --force"
           + " reboot) unless --no-reboot. Without /.autorelabel it does nothing and exits 0.",
@@ -125,9 +125,6 @@ public final class AutorelabelVerb extends FixfilesVerb {
 
   @Override
   protected int run() throws IOException, PolicyException {
-    if (bindMounts) {
-      throw usage("-M is not supported at boot: relabel_t, the boot relabel's domain, may not mount");
-    }
     try (FilesystemProgress lines = progressLines) {
       return relabel();
     }
@@ -213,10 +210,15 @@ public final class AutorelabelVerb extends FixfilesVerb {
             }
           }
         }
-        case "-M" -> say("autorelabel: -M (relabel through bind mounts) is not supported at boot (relabel_t may"
-            + " not mount); the mounted filesystems are relabelled as they are");
+        case "-M" -> bindMounts = true;
         default -> say("autorelabel: ignoring '" + tokens[i] + "' in " + OnbootVerb.AUTORELABEL);
       }
+    }
+    // fixfiles -B -M onboot writes both; its restore then labels what changed since the date and
+    // leaves -M aside. A usage error here would fail every boot's relabel, the flag kept.
+    if (bindMounts && (since != null || sinceBoot)) {
+      say("autorelabel: ignoring -M in " + OnbootVerb.AUTORELABEL + ": it relabels whole filesystems, not with -N");
+      bindMounts = false;
     }
   }
 

@@ -206,6 +206,52 @@ class AutorelabelIT {
   }
 
   /**
+   * -M in the flag (fixfiles -M onboot): the relabel goes through a bind mount of the filesystem,
+   * so entries a mount covers (here /var/log, under a tmpfs) get setfiles' labels too, which
+   * without -M keep their scrambled ones; the progress lines name the filesystem, not the bind
+   * mount; no mount and no directory is left in /tmp. With -N in the flag too (fixfiles -B -M
+   * onboot) -M is left aside, said, as fixfiles' restore leaves it, and the relabel goes on.
+   */
+  @Test
+  void minusMInTheFlagLabelsWhatMountsCover() throws Exception {
+    Path root = scrambledRoot("bind-mounts", "-F -M ");
+    Files.createDirectories(root.resolve("tmp"));
+    Path covered = root.resolve("var/log");
+    Map<String, String> before = AttrTrees.labels(covered, base);
+    AttrTrees.mount(List.of("mount", "-t", "tmpfs", "tmpfs", covered.toString()), base);
+    AttrTrees.Run run;
+    String mountsAfter;
+    try {
+      run = runToTheEnd(root);
+      mountsAfter = Files.readString(Path.of("/proc/self/mountinfo"));
+    } finally {
+      AttrTrees.unmountAll(List.of(covered), base);
+    }
+    assertEquals(0, run.status(), run::toString);
+    assertFalse(Files.exists(root.resolve(".autorelabel")), run::toString);
+    assertTrue(run.out().contains("Relabeling " + root + ": "), "the filesystem named: " + run);
+    assertFalse(run.out().contains(root + "/tmp/tmp."), "the bind mount's directory is not named: " + run);
+    assertFalse(mountsAfter.contains(root + "/tmp/"), "the bind mount is taken off: " + mountsAfter);
+    try (java.util.stream.Stream<Path> left = Files.list(root.resolve("tmp"))) {
+      assertEquals(List.of(), left.toList(), "the directory made for the bind mount is removed");
+    }
+    Map<String, String> expected = new java.util.TreeMap<>(setfilesLabels());
+    expected.keySet().removeIf(entry -> !entry.startsWith("var/log"));
+    Map<String, String> actual = new java.util.TreeMap<>(AttrTrees.labels(root, base));
+    actual.keySet().removeIf(entry -> !entry.startsWith("var/log"));
+    assertEquals(expected.keySet(), actual.keySet());
+    assertEquals(List.of(), differences(expected, actual));
+    assertFalse(before.equals(AttrTrees.labels(covered, base)), "the covered entries were scrambled");
+
+    Files.writeString(root.resolve(".autorelabel"), "-F -N 2010-01-01 -M ");
+    AttrTrees.Run since = runToTheEnd(root);
+    assertEquals(0, since.status(), since::toString);
+    assertTrue(since.out().contains("autorelabel: ignoring -M in /.autorelabel: it relabels whole filesystems,"
+        + " not with -N"), since::toString);
+    assertFalse(Files.exists(root.resolve(".autorelabel")), since::toString);
+  }
+
+  /**
    * Enforcing, outside relabel_t (relabel's policy module not installed: the JVM ran as
    * unconfined_java_t), the relabel switches SELinux to permissive for the boot and says so, as
    * Debian's selinux-autorelabel does; in relabel_t, or when already permissive, it leaves the mode
