@@ -39,9 +39,8 @@ import picocli.CommandLine.Option;
     description = {
       "If /.autorelabel exists: relabel every read-write filesystem that holds labels (as 'relabel"
           + " restore' with no PATH) with the options the file holds (fixfiles onboot's: -F, -N DATE,"
-          + " -T N, -M), on every core unless it says -T (or RELABEL_THREADS"
-          + " is set), with"
-          + " the system's own policy; then remove the file, sync and reboot (systemctl --force"
+          + " -T N, -M), on every core unless it says -T (or RELABEL_THREADS is set), with the"
+          + " system's own policy; then remove the file, sync and reboot (systemctl --force"
           + " reboot) unless --no-reboot. Without /.autorelabel it does nothing and exits 0.",
       "",
       "Progress is one plain line per filesystem every few seconds ('Relabeling /home: 41%% (1.2M"
