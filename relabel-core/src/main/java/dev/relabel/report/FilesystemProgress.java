@@ -5,6 +5,7 @@ import dev.relabel.systemd.SystemdNotifier;
 import dev.relabel.nativeio.FileStat;
 import dev.relabel.nativeio.Kernel;
 import dev.relabel.nativeio.NativeIoException;
+import dev.relabel.nativeio.OpenedStat;
 import dev.relabel.policy.PathBytes;
 import dev.relabel.policy.Selinuxfs;
 import dev.relabel.policy.SmallFile;
@@ -162,8 +163,18 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
    */
   public static Optional<MountRoot> mountRoot(byte[] path) {
     try {
-      FileStat stat = KERNEL.stat(Kernel.AT_FDCWD, path, path);
-      if (!stat.isDirectory() || !isMountRoot(path, stat)) {
+      // Opened (a directory only, never through a symlink): one statx gives its status and
+      // whether it is a mount's root.
+      int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, Kernel.nul(path), path);
+      OpenedStat opened;
+      try {
+        opened = KERNEL.statOpened(fd, path);
+      } finally {
+        KERNEL.close(fd);
+      }
+      FileStat stat = opened.stat();
+      boolean root = opened.mountRoot().isPresent() ? opened.mountRoot().get() : parentOnAnotherDevice(path, stat);
+      if (!root) {
         return Optional.empty();
       }
       return Optional.of(new MountRoot(stat.device(), KERNEL.inodesInUse(Kernel.nul(path), path)));
@@ -173,21 +184,10 @@ public final class FilesystemProgress implements RelabelListener, AutoCloseable 
   }
 
   /**
-   * Whether the directory {@code path} (of status {@code stat}) is a mount's root: statx says it
-   * (Linux 5.8 and later); before, its parent lies on another device (a bind mount of the same
-   * filesystem is not told then).
+   * Whether {@code path}'s parent lies on another device than {@code stat}'s: a mount's root where
+   * statx cannot tell (before Linux 5.8; a bind mount of the same filesystem is not told then).
    */
-  private static boolean isMountRoot(byte[] path, FileStat stat) throws NativeIoException {
-    int fd = KERNEL.openDirectory(Kernel.AT_FDCWD, Kernel.nul(path), path);
-    Optional<Boolean> told;
-    try {
-      told = KERNEL.statOpened(fd, path).mountRoot();
-    } finally {
-      KERNEL.close(fd);
-    }
-    if (told.isPresent()) {
-      return told.get();
-    }
+  private static boolean parentOnAnotherDevice(byte[] path, FileStat stat) throws NativeIoException {
     int slash = PathBytes.latin1(path).lastIndexOf('/');
     if (path.length > 1 && slash >= 0) {
       byte[] parentPath = slash == 0 ? new byte[] {'/'} : Arrays.copyOf(path, slash);
